@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// device_buffer<T>: n elements of device memory owned by one object (cudaMalloc / cudaFree). Moves, never
+// copies. Used by ksync's tests and benchmarks, and by code that wants device memory without Kokkos.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace ksync::cuda {
+
+template <class T>
+class device_buffer {
+ public:
+  device_buffer() = default;
+  explicit device_buffer(std::size_t count) : count_(count) {
+    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
+  }
+  explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { copy_from(host); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  ~device_buffer() { release(); }
+
+  [[nodiscard]] T* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+
+  // Blocking copies between this buffer and host memory of the same size.
+  void copy_from(const std::vector<T>& host) {
+    detail::check_argument(host.size() == count_, "ksync::cuda::device_buffer::copy_from",
+                           "host.size() = ", host.size(), " but the buffer holds ", count_);
+    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  [[nodiscard]] std::vector<T> to_host() const {
+    std::vector<T> host(count_);
+    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) (void)cudaFree(data_);
+    data_ = nullptr;
+    count_ = 0;
+  }
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace ksync::cuda

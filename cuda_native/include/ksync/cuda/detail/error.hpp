@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// How errors leave ksync::cuda: a failed CUDA call throws ksync::cuda::cuda_error, whose message names the
+// call, the CUDA error and the file:line; a bad argument throws std::invalid_argument naming the argument
+// and its value (see check_argument).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ksync::cuda {
+
+class cuda_error : public std::runtime_error {
+ public:
+  cuda_error(cudaError_t code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  [[nodiscard]] cudaError_t code() const noexcept { return code_; }
+
+ private:
+  cudaError_t code_;
+};
+
+namespace detail {
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
+  std::ostringstream message;
+  message << call << " failed: " << cudaGetErrorName(code) << " (" << cudaGetErrorString(code) << ") at " << file << ':'
+          << line;
+  throw cuda_error(code, message.str());
+}
+
+// Throws std::invalid_argument("<where>: <what>") when `ok` is false; `what` names the argument and value.
+template <class... Parts>
+void check_argument(bool ok, const char* where, const Parts&... what) {
+  if (ok) return;
+  std::ostringstream message;
+  message << where << ": ";
+  (message << ... << what);
+  throw std::invalid_argument(message.str());
+}
+
+}  // namespace detail
+}  // namespace ksync::cuda
+
+// Checks a CUDA runtime call; on failure throws ksync::cuda::cuda_error with the call text and file:line.
+#define KSYNC_CUDA_CHECK(call)                                                                      \
+  do {                                                                                              \
+    const cudaError_t ksync_cuda_check_status_ = (call);                                            \
+    if (ksync_cuda_check_status_ != cudaSuccess)                                                    \
+      ::ksync::cuda::detail::throw_cuda_error(ksync_cuda_check_status_, #call, __FILE__, __LINE__); \
+  } while (false)

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Binary operators the reductions combine values with. Each has an identity, which threads with no valid
+// element contribute, so that every thread can take part in a barrier without touching invalid data.
+#pragma once
+
+namespace ksync::cuda {
+
+struct plus {
+  template <class T>
+  __host__ __device__ static constexpr T identity() {
+    return T{};
+  }
+  template <class T>
+  __host__ __device__ constexpr T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+}  // namespace ksync::cuda

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Facts about the machine that the native operations size their launches from.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace ksync::cuda {
+
+// Number of CUDA devices this process can use; 0 when there is no driver or no device (never throws), so
+// callers (tests, benchmarks) can skip GPU work cleanly on a machine without a GPU.
+[[nodiscard]] int visible_device_count() noexcept;
+
+namespace detail {
+
+// The device that owns `stream`'s work (the current device for the legacy/per-thread default streams).
+[[nodiscard]] int stream_device(cudaStream_t stream);
+
+// Multiprocessor count of `device`, read once per device and cached.
+[[nodiscard]] int multiprocessor_count(int device);
+
+// ksync's own stream-ordered pool for short-lived scratch (reduction partials, blocking results) on
+// `device`. It keeps freed memory for reuse (release threshold: unlimited) so that a call costs no real
+// allocation after the first; it is separate from the device's default pool, whose settings stay the
+// user's. Created on first use, it lives until the process ends (destroying it during static teardown
+// could outlive the CUDA context); it holds at most the largest scratch any one call needed.
+[[nodiscard]] cudaMemPool_t scratch_pool(int device);
+
+}  // namespace detail
+}  // namespace ksync::cuda

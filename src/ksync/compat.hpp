@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Every difference between the Kokkos versions ksync supports (4.6 <= version < 6) lives here, so that the
+// rest of the library is written once. When a new difference appears, add it here with the versions it
+// separates, and use the compat name everywhere else.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <vector>
+
+#if KOKKOS_VERSION < 40600 || KOKKOS_VERSION >= 60000
+#error "ksync supports Kokkos 4.6 <= version < 6; check KOKKOS_VERSION in KokkosCore_config.h"
+#endif
+
+namespace ksync::compat {
+
+inline constexpr int kokkos_version = KOKKOS_VERSION;
+inline constexpr int kokkos_major = KOKKOS_VERSION / 10000;
+
+// Kokkos 4 declares View::rank as a std::integral_constant object, Kokkos 5 (mdspan-based Views) as a
+// static member function; calling it works for both, naming it as a value does not.
+template <class View>
+inline constexpr std::size_t view_rank = static_cast<std::size_t>(View::rank());
+
+// Kokkos::Experimental::partition_space(exec, w...) returns a std::vector in 4.6 and a std::array in 5.x;
+// the overload taking a vector of weights returns a std::vector in both.
+template <class ExecutionSpace>
+std::vector<ExecutionSpace> partition_space(const ExecutionSpace& exec, std::size_t count) {
+  return Kokkos::Experimental::partition_space(exec, std::vector<double>(count, 1.0));
+}
+
+}  // namespace ksync::compat

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::reduce (portable) against a host reference.
+#include "support/reference.hpp"
+
+#include <ksync/reduce.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+template <class T>
+Kokkos::View<T*> to_device(const std::vector<T>& host) {
+  Kokkos::View<T*> device("ksync::test::data", host.size());
+  const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_view(host.data(),
+                                                                                                     host.size());
+  Kokkos::deep_copy(device, host_view);
+  return device;
+}
+
+template <class T>
+class Reduce : public ::testing::Test {};
+using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(Reduce, ValueTypes);
+
+TYPED_TEST(Reduce, BlockingSumEqualsHostReferenceAtBoundarySizes) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const auto n : ksync::test::reduce_sizes) {
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::small_integers<T>(n, 17u + static_cast<std::uint32_t>(n));
+    const auto data = to_device(host);
+    EXPECT_EQ(ksync::reduce(exec, data), static_cast<T>(ksync::test::exact_sum(host)));
+  }
+}
+
+TYPED_TEST(Reduce, AsyncSumOverwritesAPoisonedDeviceResult) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const auto n : ksync::test::reduce_sizes) {
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::small_integers<T>(n, 29u + static_cast<std::uint32_t>(n));
+    const auto data = to_device(host);
+    const Kokkos::View<T> result("ksync::test::result");
+    Kokkos::deep_copy(result, static_cast<T>(-12345));  // poison: a result of all-skipped work shows
+    ksync::reduce(exec, data, result);
+    T sum{};
+    Kokkos::deep_copy(sum, result);
+    EXPECT_EQ(sum, static_cast<T>(ksync::test::exact_sum(host)));
+  }
+}
+
+TYPED_TEST(Reduce, ConstDataAndSubviewsAreAccepted) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  const auto host = ksync::test::small_integers<T>(1000, 5u);
+  const auto data = to_device(host);
+  const Kokkos::View<const T*> read_only = data;
+  const auto tail = Kokkos::subview(read_only, Kokkos::make_pair(10, 1000));
+  const std::vector<T> host_tail(host.begin() + 10, host.end());
+  EXPECT_EQ(ksync::reduce(exec, tail), static_cast<T>(ksync::test::exact_sum(host_tail)));
+}
+
+template <class T>
+class ReduceRounding : public ::testing::Test {};
+using FloatingTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(ReduceRounding, FloatingTypes);
+
+TYPED_TEST(ReduceRounding, ErrorStaysWithinTheBoundForAnySummationOrder) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const auto n : ksync::test::reduce_sizes) {
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
+    const auto data = to_device(host);
+    const long double error = static_cast<long double>(ksync::reduce(exec, data)) - ksync::test::exact_sum(host);
+    EXPECT_LE(std::fabs(error), ksync::test::sum_error_bound(host));
+  }
+}
+
+}  // namespace

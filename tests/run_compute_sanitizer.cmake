@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Runs EXECUTABLE's GPU tests (FILTER) under compute-sanitizer TOOL; passes only with 0 findings.
+# Exits 77 (CTest: skipped) when no GPU is visible.
+execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE no_gpu OUTPUT_QUIET ERROR_QUIET)
+if(no_gpu)
+  message("no CUDA GPU visible: compute-sanitizer ${TOOL} skipped")
+  cmake_language(EXIT 77)
+endif()
+execute_process(
+  COMMAND "${SANITIZER}" --tool ${TOOL} --error-exitcode 1 --print-limit 20 "${EXECUTABLE}" --gtest_filter=${FILTER}
+  RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "compute-sanitizer --tool ${TOOL} reported findings (exit ${status})")
+endif()

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// GPU tests skip on a machine without a visible CUDA device. The message starts with "ksync-skip:", the
+// token CTest's SKIP_REGULAR_EXPRESSION looks for (a plain word: gtest's "[  SKIPPED ]" needs escapes that
+// gtest_discover_tests does not carry through every CMake version), so CTest reports them skipped.
+#pragma once
+
+#include <ksync/cuda/detail/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#define KSYNC_REQUIRE_GPU()                                                            \
+  do {                                                                                 \
+    if (::ksync::cuda::visible_device_count() == 0) {                                  \
+      GTEST_SKIP() << "ksync-skip: needs a CUDA GPU; none is visible to this process"; \
+    }                                                                                  \
+  } while (false)
