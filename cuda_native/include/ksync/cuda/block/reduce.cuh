@@ -9,8 +9,8 @@
 namespace ksync::cuda::block {
 
 // Combines one value per thread of a block of exactly BlockSize threads (blockDim.x == BlockSize) and
-// returns the result in thread 0; the other threads get their own `value` back. `scratch` is BlockSize
-// elements of shared memory; before reusing it, the caller must __syncthreads().
+// returns the result in every lane of warp 0 (threads 0-31); the other warps get their own `value` back. `scratch` is
+// BlockSize elements of shared memory; before reusing it, the caller must __syncthreads().
 template <int BlockSize, class T, class Op>
 __device__ T reduce_tree(T value, T* scratch, Op op) {
   static_assert(BlockSize >= 64 && BlockSize <= 1024 && (BlockSize & (BlockSize - 1)) == 0,
@@ -37,8 +37,12 @@ __device__ T reduce_tree(T value, T* scratch, Op op) {
       // scratch[0, stride). Publishes this step's partials to the lanes that read them in the next step.
       __syncwarp();
     }
+    // Read inside warp 0's branch, after its last __syncwarp: written as `tid == 0 ? scratch[0] : value`
+    // outside the branch, nvcc loads scratch[0] in every thread and selects afterwards, a read by the
+    // other warps that races warp 0's writes (compute-sanitizer racecheck reported it on an H200).
+    value = scratch[0];
   }
-  return tid == 0 ? scratch[0] : value;
+  return value;
 }
 
 }  // namespace ksync::cuda::block
