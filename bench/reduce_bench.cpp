@@ -44,17 +44,22 @@ void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t by
   state.SetBytesProcessed(state.iterations() * bytes_per_call);
 }
 
-void portable_reduce(benchmark::State& state) {
+// One sum into a device View per iteration, by `sum(exec, data, result)`; checks the last result.
+template <class Sum>
+void time_sum(benchmark::State& state, Sum&& sum) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto data = make_input(exec, n);
   const Kokkos::View<float> result("ksync::bench::result");
-  time_on_instance(state, exec, n * static_cast<std::int64_t>(sizeof(float)),
-                   [&] { ksync::reduce(exec, data, result); });
-  float sum = 0;
-  Kokkos::deep_copy(sum, result);
-  ksync::bench::check_pattern_sum(state, sum, n);
+  time_on_instance(state, exec, n * static_cast<std::int64_t>(sizeof(float)), [&] { sum(exec, data, result); });
+  float last = 0;
+  Kokkos::deep_copy(last, result);
+  ksync::bench::check_pattern_sum(state, last, n);
   state.counters["n"] = static_cast<double>(n);
+}
+
+void portable_reduce(benchmark::State& state) {
+  time_sum(state, [](const auto& exec, const auto& data, const auto& result) { ksync::reduce(exec, data, result); });
 }
 
 void portable_device_copy(benchmark::State& state) {
@@ -69,13 +74,7 @@ void portable_device_copy(benchmark::State& state) {
 
 #if KSYNC_HAS_KOKKOS_KERNELS
 void kokkos_kernels_sum(benchmark::State& state) {
-  const std::int64_t n = state.range(0);
-  const Exec exec;
-  const auto data = make_input(exec, n);
-  const Kokkos::View<float> result("ksync::bench::result");
-  time_on_instance(state, exec, n * static_cast<std::int64_t>(sizeof(float)),
-                   [&] { KokkosBlas::sum(exec, result, data); });
-  state.counters["n"] = static_cast<double>(n);
+  time_sum(state, [](const auto& exec, const auto& data, const auto& result) { KokkosBlas::sum(exec, result, data); });
 }
 #endif
 

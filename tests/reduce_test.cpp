@@ -63,6 +63,21 @@ TYPED_TEST(Reduce, ConstDataAndSubviewsAreAccepted) {
   EXPECT_EQ(ksync::reduce(exec, tail), static_cast<T>(ksync::test::exact_sum(host_tail)));
 }
 
+// 3 * 2^24 ones: a float partial that adds them one by one stops at 2^24, so a backend that lets one
+// thread add more than 2^24 of them in float (OpenMP with few threads) would return far too little.
+TEST(ReduceAccuracy, ManyFloatsOfOneSignSumExactly) {
+  const Kokkos::DefaultExecutionSpace exec;
+  constexpr int n = 3 * (1 << 24);
+  const Kokkos::View<float*> ones("ksync::test::ones", n);
+  Kokkos::deep_copy(exec, ones, 1.0f);
+  const Kokkos::View<float> result("ksync::test::result");
+  ksync::reduce(exec, ones, result);
+  float async_sum = 0;
+  Kokkos::deep_copy(async_sum, result);
+  EXPECT_EQ(async_sum, static_cast<float>(n));
+  EXPECT_EQ(ksync::reduce(exec, ones), static_cast<float>(n));
+}
+
 template <class T>
 class ReduceRounding : public ::testing::Test {};
 using FloatingTypes = ::testing::Types<float, double>;
