@@ -32,9 +32,12 @@ Kokkos::View<float*> make_input(const Exec& exec, std::int64_t n) {
   return data;
 }
 
-// Times `run` per iteration as seen by `exec` (the work plus a fence of that instance only).
+// Times `run` per iteration as seen by `exec` (the work plus a fence of that instance only), after one
+// untimed call.
 template <class Run>
 void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t bytes_per_call, Run&& run) {
+  run();  // warm-up, untimed: first touch of fresh pages, kernel loading, Kokkos' reduction scratch
+  exec.fence("ksync::bench::warm_up");
   for (auto _ : state) {
     Kokkos::Timer timer;
     run();

@@ -34,13 +34,15 @@ ksync::cuda::device_buffer<float> make_input(std::int64_t n) {
   return data;
 }
 
-// Times `run` per iteration with events recorded on `stream` around it.
+// Times `run` per iteration with events recorded on `stream` around it, after one untimed call.
 template <class Run>
 void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t bytes_per_call, Run&& run) {
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   KSYNC_CUDA_CHECK(cudaEventCreate(&start));
   KSYNC_CUDA_CHECK(cudaEventCreate(&stop));
+  run();  // warm-up, untimed: module loading, the scratch pool's first allocation
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
   for (auto _ : state) {
     KSYNC_CUDA_CHECK(cudaEventRecord(start, stream));
     run();
