@@ -33,6 +33,12 @@ inline std::vector<std::int64_t> reduce_sizes(bool smoke) {
   return {std::int64_t{1} << 20, std::int64_t{1} << 24, std::int64_t{1} << 28};
 }
 
+// Block-scope patterns: 2^26 elements (256 MiB of floats, several times the L2 of current GPUs).
+inline std::vector<std::int64_t> block_sizes(bool smoke) {
+  if (smoke) return {std::int64_t{1} << 12};
+  return {std::int64_t{1} << 26};
+}
+
 // The inputs every suite reduces: x[i] = i % 8 (small integers, not zeros: zeros hide unwritten data and
 // can run faster than real data). Their exact sum, to check each benchmark's result.
 inline double pattern_sum(std::int64_t n) {
@@ -46,5 +52,10 @@ inline void check_pattern_sum(benchmark::State& state, double sum, std::int64_t 
   const double expected = pattern_sum(n);
   if (std::fabs(sum - expected) > 1e-3 * expected) state.SkipWithError("wrong sum");
 }
+
+// Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,
+// native) defines these for its own half.
+void register_reduce_benchmarks(bool smoke);
+void register_block_benchmarks(bool smoke);
 
 }  // namespace ksync::bench

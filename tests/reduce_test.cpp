@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::reduce (portable) against a host reference.
+#include "support/kokkos.hpp"
 #include "support/reference.hpp"
 
 #include <ksync/reduce.hpp>
@@ -11,14 +12,7 @@
 
 namespace {
 
-template <class T>
-Kokkos::View<T*> to_device(const std::vector<T>& host) {
-  Kokkos::View<T*> device("ksync::test::data", host.size());
-  const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host_view(host.data(),
-                                                                                                     host.size());
-  Kokkos::deep_copy(device, host_view);
-  return device;
-}
+using ksync::test::to_device;
 
 template <class T>
 class Reduce : public ::testing::Test {};

@@ -4,4 +4,8 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/config.hpp>
+#include <ksync/predicates.hpp>
 #include <ksync/reduce.hpp>
+#include <ksync/reverse.hpp>
+#include <ksync/segment_reduce.hpp>
+#include <ksync/types.hpp>

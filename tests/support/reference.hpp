@@ -3,15 +3,106 @@
 // Host references and inputs shared by the test suites of both halves.
 #pragma once
 
+#include <ksync/types.hpp>
+
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ksync::test {
+
+// Sizes where block- and warp-scope patterns change shape: empty, one, around a warp, two warps, the seed's
+// 100, a 128-thread block, a 256-element tile, primes; the large prime 10'000'019 last.
+inline constexpr std::array<std::size_t, 22> boundary_sizes{
+    0, 1, 31, 32, 33, 63, 64, 65, 99, 100, 101, 127, 128, 129, 255, 256, 257, 509, 1009, 4099, 65537, 10'000'019};
+
+// Sizes above KSYNC_TEST_MAX_SIZE (when set) are left out: the compute-sanitizer runs set it, since the
+// tools slow kernels down by orders of magnitude.
+inline bool size_enabled(std::size_t n) {
+  const char* limit = std::getenv("KSYNC_TEST_MAX_SIZE");
+  return limit == nullptr || n <= std::stoull(limit);
+}
+
+// Block (and segment, tile) sizes the block-scope tests sweep: ksync::cuda::segment_reduce_sizes.
+inline constexpr std::array<int, 6> block_sizes{32, 96, 100, 128, 256, 1024};
+
+// Values that differ from their neighbours (7 is coprime to 2^24, so the first 2^24 are distinct) and are
+// exact in every tested type: a misplaced element always shows.
+template <class T>
+std::vector<T> distinct_values(std::size_t n, std::uint32_t seed) {
+  std::vector<T> data(n);
+  for (std::size_t i = 0; i < n; ++i)
+    data[i] = static_cast<T>((i * 7 + seed) % (std::size_t{1} << 24));
+  return data;
+}
+
+// Integers in [-bound, bound] stored as T: sums of the tested sizes stay exact in float.
+template <class T>
+std::vector<T> signed_integers(std::size_t n, std::uint32_t seed, int bound) {
+  std::mt19937 engine(seed);
+  std::uniform_int_distribution<int> value(-bound, bound);
+  std::vector<T> data(n);
+  for (auto& x : data)
+    x = static_cast<T>(value(engine));
+  return data;
+}
+
+template <class T>
+std::vector<T> reversed(std::vector<T> data) {
+  std::reverse(data.begin(), data.end());
+  return data;
+}
+
+template <class T>
+std::vector<T> segment_reduce_reference(const std::vector<T>& data, int segment_size, reduce_op op) {
+  std::vector<T> out;
+  for (std::size_t begin = 0; begin < data.size(); begin += static_cast<std::size_t>(segment_size)) {
+    const std::size_t end = std::min(data.size(), begin + static_cast<std::size_t>(segment_size));
+    T acc = data[begin];
+    for (std::size_t i = begin + 1; i < end; ++i) {
+      acc = op == reduce_op::sum   ? static_cast<T>(acc + data[i])
+            : op == reduce_op::min ? std::min(acc, data[i])
+                                   : std::max(acc, data[i]);
+    }
+    out.push_back(acc);
+  }
+  return out;
+}
+
+inline std::vector<predicate_summary> segment_predicates_reference(const std::vector<std::int32_t>& flags,
+                                                                   int segment_size) {
+  std::vector<predicate_summary> out;
+  for (std::size_t begin = 0; begin < flags.size(); begin += static_cast<std::size_t>(segment_size)) {
+    const std::size_t end = std::min(flags.size(), begin + static_cast<std::size_t>(segment_size));
+    predicate_summary summary{.count = 0, .all = 1, .any = 0};
+    for (std::size_t i = begin; i < end; ++i) {
+      const int holds = flags[i] != 0 ? 1 : 0;
+      summary.count += holds;
+      summary.all = summary.all && holds;
+      summary.any = summary.any || holds;
+    }
+    out.push_back(summary);
+  }
+  return out;
+}
+
+// Flags with every segment kind present: all set, none set, and mixed (about one in three set).
+inline std::vector<std::int32_t> mixed_flags(std::size_t n, int segment_size, std::uint32_t seed) {
+  std::mt19937 engine(seed);
+  std::vector<std::int32_t> flags(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t segment = i / static_cast<std::size_t>(segment_size);
+    flags[i] = segment % 3 == 0 ? 1 : segment % 3 == 1 ? 0 : static_cast<std::int32_t>(engine() % 3 == 0) * 5;
+  }
+  return flags;
+}
 
 // The sizes at which reductions change shape: empty, one element, around a warp, around a 256-thread
 // block, and a large prime.

@@ -62,11 +62,6 @@ int partial_block_count(int device, std::size_t n) {
   return static_cast<int>(std::min<std::size_t>(needed, static_cast<std::size_t>(cached_blocks)));
 }
 
-void check_launch(const char* kernel, const char* file, int line) {
-  const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) throw_cuda_error(status, kernel, file, line);
-}
-
 template <class T>
 void check_input(const T* data, std::size_t n) {
   check_argument(data != nullptr || n == 0, "ksync::cuda::reduce", "data is null but n = ", n);
@@ -85,11 +80,11 @@ void reduce_sum(cudaStream_t stream, const T* data, std::size_t n, T* result) {
     KSYNC_CUDA_CHECK(
         cudaMallocFromPoolAsync(reinterpret_cast<void**>(&partials), sizeof(T) * blocks, scratch_pool(device), stream));
     sum_to_partials<partial_block_size><<<blocks, partial_block_size, 0, stream>>>(data, n, partials);
-    check_launch("sum_to_partials<<<blocks, 256>>>", __FILE__, __LINE__);
+    KSYNC_CUDA_CHECK_LAUNCH("sum_to_partials<<<blocks, 256>>>");
   }
   // Pass 2 runs even for n == 0, so that *result is written (with the identity) in every case.
   sum_to_partials<final_block_size><<<1, final_block_size, 0, stream>>>(partials, blocks, result);
-  check_launch("sum_to_partials<<<1, 1024>>>", __FILE__, __LINE__);
+  KSYNC_CUDA_CHECK_LAUNCH("sum_to_partials<<<1, 1024>>>");
   if (partials != nullptr) KSYNC_CUDA_CHECK(cudaFreeAsync(partials, stream));
 }
 

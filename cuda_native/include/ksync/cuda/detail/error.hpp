@@ -31,6 +31,12 @@ namespace detail {
   throw cuda_error(code, message.str());
 }
 
+// After a kernel launch: throws ksync::cuda::cuda_error naming the kernel when the launch failed.
+inline void check_launch(const char* kernel, const char* file, int line) {
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) throw_cuda_error(status, kernel, file, line);
+}
+
 // Throws std::invalid_argument("<where>: <what>") when `ok` is false; `what` names the argument and value.
 template <class... Parts>
 void check_argument(bool ok, const char* where, const Parts&... what) {
@@ -51,3 +57,6 @@ void check_argument(bool ok, const char* where, const Parts&... what) {
     if (ksync_cuda_check_status_ != cudaSuccess)                                                    \
       ::ksync::cuda::detail::throw_cuda_error(ksync_cuda_check_status_, #call, __FILE__, __LINE__); \
   } while (false)
+
+// Checks the launch just made; `kernel` names it in the message.
+#define KSYNC_CUDA_CHECK_LAUNCH(kernel) ::ksync::cuda::detail::check_launch(kernel, __FILE__, __LINE__)

@@ -4,6 +4,8 @@
 // element contribute, so that every thread can take part in a barrier without touching invalid data.
 #pragma once
 
+#include <cuda/std/limits>
+
 namespace ksync::cuda {
 
 struct plus {
@@ -14,6 +16,28 @@ struct plus {
   template <class T>
   __host__ __device__ constexpr T operator()(const T& a, const T& b) const {
     return a + b;
+  }
+};
+
+struct minimum {
+  template <class T>
+  __host__ __device__ static constexpr T identity() {
+    return ::cuda::std::numeric_limits<T>::max();
+  }
+  template <class T>
+  __host__ __device__ constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+
+struct maximum {
+  template <class T>
+  __host__ __device__ static constexpr T identity() {
+    return ::cuda::std::numeric_limits<T>::lowest();
+  }
+  template <class T>
+  __host__ __device__ constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
   }
 };
 

@@ -14,17 +14,13 @@
 // independent and, after the first call, cost no real allocation. Supported value types: int32, int64, float, double.
 #pragma once
 
+#include <ksync/cuda/detail/value_types.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <type_traits>
 
 namespace ksync::cuda {
-
-template <class T>
-inline constexpr bool is_reducible_v = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 namespace detail {
 template <class T>
@@ -38,14 +34,14 @@ T reduce_sum_blocking(cudaStream_t stream, const T* data, std::size_t n);
 // arguments and ksync::cuda::cuda_error when a CUDA call fails.
 template <class T>
 void reduce(cudaStream_t stream, const T* data, std::size_t n, T* result) {
-  static_assert(is_reducible_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
+  static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
   detail::reduce_sum(stream, data, n, result);
 }
 
 // Blocking: returns the sum of data[0, n); synchronizes `stream` (and nothing else) before returning.
 template <class T>
 [[nodiscard]] T reduce(cudaStream_t stream, const T* data, std::size_t n) {
-  static_assert(is_reducible_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
+  static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
   return detail::reduce_sum_blocking(stream, data, n);
 }
 

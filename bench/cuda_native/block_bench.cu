@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Native block-scope patterns: reversal through shared memory, segment reductions in both block forms for
+// every compiled block size (the per-segment cost shows what the block's barriers cost), and segment
+// predicates through __syncthreads_count/_and/_or.
+#include "native.cuh"
+
+#include <ksync/cuda/block/predicates.hpp>
+#include <ksync/cuda/block/segment_reduce.hpp>
+#include <ksync/cuda/device/reverse.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::bench::make_input;
+using ksync::bench::time_on_stream;
+using ksync::cuda::device_buffer;
+
+void time_reverse_out_of_place(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto in = make_input(n);
+  device_buffer<float> out(static_cast<std::size_t>(n));
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
+    ksync::cuda::reverse(cudaStreamPerThread, in.data(), out.data(), static_cast<std::size_t>(n));
+  });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+void time_reverse_in_place(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  auto data = make_input(n);
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4,
+                 [&] { ksync::cuda::reverse(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n)); });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+void time_segment_reduce(benchmark::State& state, ksync::cuda::block_reduce_form form, int segment) {
+  const std::int64_t n = state.range(0);
+  const auto data = make_input(n);
+  const std::int64_t segments = (n + segment - 1) / segment;
+  device_buffer<float> out(static_cast<std::size_t>(segments));
+  time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
+    ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), segment,
+                                ksync::reduce_op::sum, form, out.data());
+  });
+  state.counters["n"] = static_cast<double>(n);
+  // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
+  state.counters["segments_per_second"] =
+      benchmark::Counter(static_cast<double>(segments), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void time_segment_predicates(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const device_buffer<std::int32_t> flags(std::vector<std::int32_t>(static_cast<std::size_t>(n), 1));
+  device_buffer<ksync::predicate_summary> out(static_cast<std::size_t>((n + 255) / 256));
+  time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
+    ksync::cuda::segment_predicates(cudaStreamPerThread, flags.data(), static_cast<std::size_t>(n), 256, out.data());
+  });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+}  // namespace
+
+void ksync::bench::register_block_benchmarks(bool smoke) {
+  for (const auto n : block_sizes(smoke)) {
+    benchmark::RegisterBenchmark("native/device_copy/float", device_copy)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("native/reverse/float", time_reverse_out_of_place)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("native/reverse_in_place/float", time_reverse_in_place)->Arg(n)->UseManualTime();
+    for (const auto form : {ksync::cuda::block_reduce_form::tree, ksync::cuda::block_reduce_form::shuffle}) {
+      for (const int segment : ksync::cuda::segment_reduce_sizes) {
+        const std::string name = "native/segment_reduce/" + std::string(ksync::cuda::to_string(form)) + "/" +
+                                 std::to_string(segment) + "/float";
+        benchmark::RegisterBenchmark(name, time_segment_reduce, form, segment)->Arg(n)->UseManualTime();
+      }
+    }
+    benchmark::RegisterBenchmark("native/segment_predicates/256/int32", time_segment_predicates)
+        ->Arg(n)
+        ->UseManualTime();
+  }
+}

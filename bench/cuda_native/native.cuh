@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What the native benchmark suites share: the input pattern and timing with CUDA events on one stream.
+#pragma once
+
+#include "../common.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/detail/error.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+namespace ksync::bench {
+
+// Internal linkage: each suite's translation unit gets its own copy of the fill kernel and the helpers.
+namespace {
+
+// x[i] = i % 8: see ksync::bench::pattern_sum.
+__global__ void fill_pattern(float* data, std::int64_t n) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    data[i] = static_cast<float>(i % 8);
+  }
+}
+
+ksync::cuda::device_buffer<float> make_input(std::int64_t n) {
+  ksync::cuda::device_buffer<float> data(static_cast<std::size_t>(n));
+  fill_pattern<<<1024, 256>>>(data.data(), n);
+  KSYNC_CUDA_CHECK(cudaGetLastError());
+  KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+  return data;
+}
+
+// Times `run` per iteration with events recorded on `stream` around it, after one untimed call.
+template <class Run>
+void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t bytes_per_call, Run&& run) {
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  KSYNC_CUDA_CHECK(cudaEventCreate(&start));
+  KSYNC_CUDA_CHECK(cudaEventCreate(&stop));
+  run();  // warm-up, untimed: module loading, the scratch pool's first allocation
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state) {
+    KSYNC_CUDA_CHECK(cudaEventRecord(start, stream));
+    run();
+    KSYNC_CUDA_CHECK(cudaEventRecord(stop, stream));
+    KSYNC_CUDA_CHECK(cudaEventSynchronize(stop));
+    float milliseconds = 0;
+    KSYNC_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
+    state.SetIterationTime(milliseconds * 1e-3);
+  }
+  KSYNC_CUDA_CHECK(cudaEventDestroy(start));
+  KSYNC_CUDA_CHECK(cudaEventDestroy(stop));
+  state.SetBytesProcessed(state.iterations() * bytes_per_call);
+}
+
+// The bandwidth ceiling of the same run: a device-to-device cudaMemcpyAsync.
+void device_copy(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto source = make_input(n);
+  ksync::cuda::device_buffer<float> target(static_cast<std::size_t>(n));
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), static_cast<std::size_t>(n) * 4,
+                                     cudaMemcpyDeviceToDevice, cudaStreamPerThread));
+  });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+}  // namespace
+
+}  // namespace ksync::bench

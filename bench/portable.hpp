@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What the portable benchmark suites share: the input pattern and timing on one execution-space instance.
+#pragma once
+
+#include "common.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+namespace ksync::bench {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+
+// x[i] = i % 8: see ksync::bench::pattern_sum.
+struct FillPattern {
+  Kokkos::View<float*> data;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { data(i) = static_cast<float>(i % 8); }
+};
+
+inline Kokkos::View<float*> make_input(const Exec& exec, std::int64_t n) {
+  const Kokkos::View<float*> data(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::data"), n);
+  Kokkos::parallel_for("ksync::bench::fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                       FillPattern{data});
+  exec.fence("ksync::bench::fill");
+  return data;
+}
+
+// Times `run` per iteration as seen by `exec` (the work plus a fence of that instance only), after one
+// untimed call.
+template <class Run>
+void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t bytes_per_call, Run&& run) {
+  run();  // warm-up, untimed: first touch of fresh pages, kernel loading, Kokkos' reduction scratch
+  exec.fence("ksync::bench::warm_up");
+  for (auto _ : state) {
+    Kokkos::Timer timer;
+    run();
+    exec.fence("ksync::bench::timed");
+    state.SetIterationTime(timer.seconds());
+  }
+  state.SetBytesProcessed(state.iterations() * bytes_per_call);
+}
+
+// The bandwidth ceiling of the same run: a device-to-device deep_copy on the instance.
+inline void device_copy(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const auto source = make_input(exec, n);
+  const Kokkos::View<float*> target(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::copy"), n);
+  time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(float)),
+                   [&] { Kokkos::deep_copy(exec, target, source); });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+}  // namespace ksync::bench

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/block/reduce.cuh>
+#include <ksync/cuda/block/segment_reduce.hpp>
+#include <ksync/cuda/detail/error.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+namespace ksync::cuda::detail {
+namespace {
+
+template <int BlockSize, block_reduce_form Form>
+constexpr int scratch_elements = Form == block_reduce_form::tree ? BlockSize : (BlockSize + 31) / 32;
+
+template <int BlockSize, block_reduce_form Form, class Op, class T>
+__global__ void __launch_bounds__(BlockSize)
+    segment_reduce_kernel(const T* __restrict__ data, std::size_t n, T* __restrict__ out) {
+  __shared__ T scratch[scratch_elements<BlockSize, Form>];
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * BlockSize + threadIdx.x;
+  // Data bound: only i < n loads; the others contribute the identity and still reach every barrier of the
+  // block reduction (its participation bound is the whole block).
+  const T value = i < n ? data[i] : Op::template identity<T>();
+  T result;
+  if constexpr (Form == block_reduce_form::tree) {
+    result = block::reduce_tree<BlockSize>(value, scratch, Op{});
+  } else {
+    result = block::reduce_shuffle<BlockSize>(value, scratch, Op{});
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = result;
+}
+
+template <int BlockSize, class T>
+void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, block_reduce_form form, T* out,
+            unsigned blocks) {
+  const auto launch_with = [&](auto op_tag) {
+    using Op = decltype(op_tag);
+    if (form == block_reduce_form::tree) {
+      segment_reduce_kernel<BlockSize, block_reduce_form::tree, Op><<<blocks, BlockSize, 0, stream>>>(data, n, out);
+    } else {
+      segment_reduce_kernel<BlockSize, block_reduce_form::shuffle, Op><<<blocks, BlockSize, 0, stream>>>(data, n, out);
+    }
+  };
+  switch (op) {
+    case reduce_op::sum:
+      launch_with(plus{});
+      break;
+    case reduce_op::min:
+      launch_with(minimum{});
+      break;
+    case reduce_op::max:
+      launch_with(maximum{});
+      break;
+  }
+  KSYNC_CUDA_CHECK_LAUNCH("segment_reduce_kernel");
+}
+
+}  // namespace
+
+template <class T>
+void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segment_size, reduce_op op,
+                    block_reduce_form form, T* out) {
+  bool supported = false;
+  for (const int size : segment_reduce_sizes)
+    supported = supported || size == segment_size;
+  check_argument(supported, "ksync::cuda::segment_reduce", "segment_size = ", segment_size,
+                 " is not compiled in; use one of 32, 96, 100, 128, 256, 1024");
+  check_argument((data != nullptr && out != nullptr) || n == 0, "ksync::cuda::segment_reduce",
+                 "data or out is null but n = ", n);
+  if (n == 0) return;
+  const std::size_t segments =
+      (n + static_cast<std::size_t>(segment_size) - 1) / static_cast<std::size_t>(segment_size);
+  check_argument(segments <= static_cast<std::size_t>(INT_MAX), "ksync::cuda::segment_reduce", "n = ", n,
+                 " needs more blocks than a grid holds");
+  const auto blocks = static_cast<unsigned>(segments);
+  switch (segment_size) {
+    case 32:
+      launch<32>(stream, data, n, op, form, out, blocks);
+      break;
+    case 96:
+      launch<96>(stream, data, n, op, form, out, blocks);
+      break;
+    case 100:
+      launch<100>(stream, data, n, op, form, out, blocks);
+      break;
+    case 128:
+      launch<128>(stream, data, n, op, form, out, blocks);
+      break;
+    case 256:
+      launch<256>(stream, data, n, op, form, out, blocks);
+      break;
+    default:
+      launch<1024>(stream, data, n, op, form, out, blocks);
+      break;
+  }
+}
+
+template void segment_reduce<std::int32_t>(cudaStream_t, const std::int32_t*, std::size_t, int, reduce_op,
+                                           block_reduce_form, std::int32_t*);
+template void segment_reduce<std::int64_t>(cudaStream_t, const std::int64_t*, std::size_t, int, reduce_op,
+                                           block_reduce_form, std::int64_t*);
+template void segment_reduce<float>(cudaStream_t, const float*, std::size_t, int, reduce_op, block_reduce_form, float*);
+template void segment_reduce<double>(cudaStream_t, const double*, std::size_t, int, reduce_op, block_reduce_form,
+                                     double*);
+
+}  // namespace ksync::cuda::detail

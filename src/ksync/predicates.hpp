@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::segment_predicates — per segment of `segment_size` flags, how many are nonzero and whether all /
+// any are, with Kokkos team reductions (Sum, LAnd, LOr over a TeamThreadRange). The native twin is
+// ksync::cuda::segment_predicates (the __syncthreads_count / _and / _or barriers). Asynchronous on `exec`.
+#pragma once
+
+#include <ksync/detail/checks.hpp>
+#include <ksync/types.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ksync {
+
+namespace detail {
+
+template <class ExecutionSpace, class FlagView, class OutView>
+struct SegmentPredicates {
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  FlagView flags;
+  OutView out;
+  std::int64_t n;
+  int segment_size;
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * segment_size;
+    const int len = static_cast<int>(n - begin < segment_size ? n - begin : segment_size);  // data bound
+    const auto holds = [&](int i) { return flags(begin + i) != 0 ? 1 : 0; };
+    // Each nested reduction is a team-wide collective: participation = every member of the team; data =
+    // the `len` flags of this segment (no member reads past it). Each publishes its result to all members.
+    int count = 0;
+    int all = 0;
+    int any = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, len), [&](int i, int& sum) { sum += holds(i); }, Kokkos::Sum<int>(count));
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, len), [&](int i, int& every) { every = every && holds(i); },
+        Kokkos::LAnd<int>(all));
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, len), [&](int i, int& some) { some = some || holds(i); }, Kokkos::LOr<int>(any));
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      out(team.league_rank()) = predicate_summary{.count = count, .all = all != 0 ? 1 : 0, .any = any != 0 ? 1 : 0};
+    });
+  }
+};
+
+}  // namespace detail
+
+// `flags`: rank-1 View of int32; `out`: rank-1 View of predicate_summary with ceil(n / segment_size) entries.
+template <class ExecutionSpace, class FlagView, class OutView>
+void segment_predicates(const ExecutionSpace& exec, const FlagView& flags, int segment_size, const OutView& out) {
+  static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
+                "ksync::segment_predicates: the first argument must be a Kokkos execution space instance");
+  static_assert(
+      detail::is_usable_view_v<ExecutionSpace, FlagView, 1> && detail::is_usable_view_v<ExecutionSpace, OutView, 1>,
+      "ksync::segment_predicates: `flags` and `out` must be rank-1 Views that `exec` can access");
+  static_assert(std::is_same_v<typename FlagView::non_const_value_type, std::int32_t> &&
+                    std::is_same_v<typename OutView::value_type, predicate_summary>,
+                "ksync::segment_predicates: `flags` holds int32, `out` holds ksync::predicate_summary");
+  detail::check_argument(segment_size >= 1, "ksync::segment_predicates", "segment_size = ", segment_size,
+                         " must be at least 1");
+  const auto n = static_cast<std::int64_t>(flags.extent(0));
+  const std::int64_t segments = (n + segment_size - 1) / segment_size;
+  detail::check_argument(static_cast<std::int64_t>(out.extent(0)) == segments, "ksync::segment_predicates",
+                         "out.extent(0) = ", out.extent(0), " but ", n, " flags in segments of ", segment_size,
+                         " make ", segments);
+  if (n == 0) return;
+  Kokkos::parallel_for("ksync::segment_predicates",
+                       Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(segments), Kokkos::AUTO),
+                       detail::SegmentPredicates<ExecutionSpace, FlagView, OutView>{flags, out, n, segment_size});
+}
+
+}  // namespace ksync

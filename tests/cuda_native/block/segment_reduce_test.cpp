@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::segment_reduce and ksync::cuda::segment_predicates against host references.
+#include "../../support/gpu.hpp"
+#include "../../support/reference.hpp"
+
+#include <ksync/cuda/block/predicates.hpp>
+#include <ksync/cuda/block/segment_reduce.hpp>
+#include <ksync/cuda/detail/device_buffer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cuda::device_buffer;
+
+constexpr std::array<ksync::cuda::block_reduce_form, 2> forms{ksync::cuda::block_reduce_form::tree,
+                                                              ksync::cuda::block_reduce_form::shuffle};
+constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
+
+template <class T>
+class NativeSegmentReduceGpu : public ::testing::Test {};
+using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(NativeSegmentReduceGpu, ValueTypes);
+
+TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheReference) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const auto n : ksync::test::boundary_sizes) {
+    if (!ksync::test::size_enabled(n)) continue;
+    const auto host = ksync::test::signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
+    const device_buffer<T> data(host);
+    for (const int segment : ksync::cuda::segment_reduce_sizes) {
+      if (n > 100'000 && segment != 256) continue;
+      for (const auto op : ops) {
+        const auto expected = ksync::test::segment_reduce_reference(host, segment, op);
+        for (const auto form : forms) {
+          SCOPED_TRACE(::testing::Message() << "n = " << n << ", segment = " << segment << ", op = "
+                                            << ksync::to_string(op) << ", form = " << ksync::cuda::to_string(form));
+          device_buffer<T> out(std::vector<T>(expected.size(), static_cast<T>(12345)));  // poisoned
+          ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), n, segment, op, form, out.data());
+          ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+          EXPECT_EQ(out.to_host(), expected);
+        }
+      }
+    }
+  }
+}
+
+TEST(NativeSegmentPredicatesGpu, CountAllAnyMatchTheReference) {
+  KSYNC_REQUIRE_GPU();
+  for (const int segment : {1, 17, 32, 96, 100, 128, 256, 1024}) {
+    for (const auto n : ksync::test::boundary_sizes) {
+      if (!ksync::test::size_enabled(n) || (n > 100'000 && segment != 256)) continue;
+      SCOPED_TRACE(::testing::Message() << "segment = " << segment << ", n = " << n);
+      const auto flags = ksync::test::mixed_flags(n, segment, 5u + static_cast<std::uint32_t>(n));
+      const auto expected = ksync::test::segment_predicates_reference(flags, segment);
+      const device_buffer<std::int32_t> data(flags);
+      device_buffer<ksync::predicate_summary> out(
+          std::vector<ksync::predicate_summary>(expected.size(), {.count = -1, .all = -1, .any = -1}));
+      ksync::cuda::segment_predicates(cudaStreamPerThread, data.data(), n, segment, out.data());
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+      EXPECT_EQ(out.to_host(), expected);
+    }
+  }
+}
+
+TEST(NativeSegmentReduceArguments, SizesNotCompiledInAreRejectedWithTheListOfSupportedOnes) {
+  float value = 0;
+  try {
+    ksync::cuda::segment_reduce<float>(nullptr, &value, 1, 64, ksync::reduce_op::sum,
+                                       ksync::cuda::block_reduce_form::tree, &value);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of 32, 96, 100, 128, 256, "
+              "1024");
+  }
+}
+
+TEST(NativeSegmentReduceArguments, PredicateSegmentsOutsideABlockAreRejected) {
+  std::int32_t flag = 1;
+  ksync::predicate_summary summary;
+  EXPECT_THROW(ksync::cuda::segment_predicates(nullptr, &flag, 1, 0, &summary), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::segment_predicates(nullptr, &flag, 1, 1025, &summary), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::segment_predicates(nullptr, nullptr, 1, 32, &summary), std::invalid_argument);
+}
+
+}  // namespace

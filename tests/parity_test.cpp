@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Parity: the portable (Kokkos) and native (CUDA) operations of the same name give the same answer on the
+// same input. Integer inputs, and floats holding small integers, must agree bitwise (every partial sum is
+// exact); floats with fractions may differ by rounding, within the sum of both paths' error bounds.
+#include "support/gpu.hpp"
+#include "support/kokkos.hpp"
+#include "support/reference.hpp"
+
+#include <ksync/cuda/block/predicates.hpp>
+#include <ksync/cuda/block/segment_reduce.hpp>
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device/reverse.hpp>
+#include <ksync/ksync.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using ksync::cuda::device_buffer;
+using ksync::test::to_device;
+using ksync::test::to_host;
+
+template <class T>
+class ParityGpu : public ::testing::Test {};
+using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(ParityGpu, ValueTypes);
+
+TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{4099}, std::size_t{1'000'003}}) {
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::signed_integers<T>(n, 23u + static_cast<std::uint32_t>(n), 7);
+    const auto portable_data = to_device(host);
+    const device_buffer<T> native_data(host);
+
+    EXPECT_EQ(ksync::reduce(exec, portable_data), ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), n));
+
+    const Kokkos::View<T*> portable_reversed("ksync::test::reversed", n);
+    ksync::reverse(exec, portable_data, portable_reversed);
+    device_buffer<T> native_reversed(n);
+    ksync::cuda::reverse(cudaStreamPerThread, native_data.data(), native_reversed.data(), n);
+    ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+    EXPECT_EQ(to_host(portable_reversed), native_reversed.to_host());
+
+    for (const auto op : {ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max}) {
+      const std::size_t segments = (n + 99) / 100;
+      const Kokkos::View<T*> portable_out("ksync::test::segments", segments);
+      ksync::segment_reduce(exec, portable_data, 100, op, ksync::team_reduce_form::team_reduce, portable_out);
+      device_buffer<T> native_out(segments);
+      ksync::cuda::segment_reduce(cudaStreamPerThread, native_data.data(), n, 100, op,
+                                  ksync::cuda::block_reduce_form::shuffle, native_out.data());
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+      EXPECT_EQ(to_host(portable_out), native_out.to_host()) << ksync::to_string(op);
+    }
+  }
+}
+
+TEST(ParityGpu, SegmentPredicatesAgree) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 100'003;
+  const auto flags = ksync::test::mixed_flags(n, 96, 9);
+  const Kokkos::View<ksync::predicate_summary*> portable_out("ksync::test::summaries", (n + 95) / 96);
+  ksync::segment_predicates(Kokkos::DefaultExecutionSpace{}, to_device(flags), 96, portable_out);
+  const device_buffer<std::int32_t> native_flags(flags);
+  device_buffer<ksync::predicate_summary> native_out((n + 95) / 96);
+  ksync::cuda::segment_predicates(cudaStreamPerThread, native_flags.data(), n, 96, native_out.data());
+  ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+  EXPECT_EQ(to_host(portable_out), native_out.to_host());
+}
+
+// Fractional floats: the two paths add in different orders. Each result is within its bound of the exact
+// sum, so they are within twice the bound of each other.
+TEST(ParityGpu, FloatSumsWithFractionsAgreeWithinTheRoundingBound) {
+  KSYNC_REQUIRE_GPU();
+  const auto host = ksync::test::signed_fractions<float>(1'000'003, 31);
+  const device_buffer<float> native_data(host);
+  const float portable = ksync::reduce(Kokkos::DefaultExecutionSpace{}, to_device(host));
+  const float native = ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), host.size());
+  EXPECT_LE(std::fabs(static_cast<long double>(portable) - native), 2 * ksync::test::sum_error_bound(host));
+}
+
+}  // namespace

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::reverse_in_block and ksync::reverse (portable) against a host reference.
+#include "support/kokkos.hpp"
+#include "support/reference.hpp"
+
+#include <ksync/reverse.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using ksync::test::to_device;
+using ksync::test::to_host;
+
+template <class T>
+class Reverse : public ::testing::Test {};
+using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(Reverse, ValueTypes);
+
+TYPED_TEST(Reverse, InBlockFollowsSeed000ForEveryCountUpTo128) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (std::size_t n = 0; n <= 128; ++n) {
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::distinct_values<T>(n, 3);
+    const Kokkos::View<T*> out("ksync::test::out", n);
+    ksync::reverse_in_block(exec, to_device(host), out);
+    EXPECT_EQ(to_host(out), ksync::test::reversed(host));
+  }
+}
+
+TYPED_TEST(Reverse, OutOfPlaceAndInPlaceMatchTheReferenceForEveryTileAndSize) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const int tile : ksync::test::block_sizes) {
+    for (const auto n : ksync::test::boundary_sizes) {
+      if (!ksync::test::size_enabled(n) || (n > 100'000 && tile != 256)) continue;
+      SCOPED_TRACE(::testing::Message() << "tile = " << tile << ", n = " << n);
+      const auto host = ksync::test::distinct_values<T>(n, 11);
+      const auto expected = ksync::test::reversed(host);
+      const auto data = to_device(host);
+      const Kokkos::View<T*> out("ksync::test::out", n);
+      ksync::reverse(exec, data, out, tile);
+      EXPECT_EQ(to_host(out), expected);
+      ksync::reverse(exec, data, tile);
+      EXPECT_EQ(to_host(data), expected);
+    }
+  }
+}
+
+TEST(ReverseArguments, MoreThan128ValuesInOneBlockAreRejected) {
+  const Kokkos::View<int*> in("in", 129);
+  const Kokkos::View<int*> out("out", 129);
+  try {
+    ksync::reverse_in_block(Kokkos::DefaultExecutionSpace{}, in, out);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::reverse_in_block: in.extent(0) = 129 exceeds the block of 128");
+  }
+}
+
+TEST(ReverseArguments, MismatchedExtentsAndBadTilesAreRejected) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<int*> in("in", 10);
+  const Kokkos::View<int*> shorter("out", 9);
+  EXPECT_THROW(ksync::reverse(exec, in, shorter), std::invalid_argument);
+  EXPECT_THROW(ksync::reverse(exec, in, in), std::invalid_argument);
+  EXPECT_THROW(ksync::reverse(exec, in, 0), std::invalid_argument);
+  const Kokkos::View<int*> out("out", 10);
+  EXPECT_THROW(ksync::reverse(exec, in, out, 5000), std::invalid_argument);
+}
+
+}  // namespace
