@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::reverse (any n, any block size, out-of-place and in place) against a host reference.
+#include "../../support/gpu.hpp"
+#include "../../support/reference.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/device/reverse.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+using ksync::cuda::device_buffer;
+
+template <class T>
+class NativeReverseGpu : public ::testing::Test {};
+using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(NativeReverseGpu, ValueTypes);
+
+TYPED_TEST(NativeReverseGpu, OutOfPlaceAndInPlaceMatchTheReferenceForEveryBlockSizeAndSize) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const int block : {1, 7, 32, 96, 100, 128, 256, 1024}) {
+    for (const auto n : ksync::test::boundary_sizes) {
+      if (!ksync::test::size_enabled(n) || (n > 100'000 && block != 256)) continue;
+      SCOPED_TRACE(::testing::Message() << "block = " << block << ", n = " << n);
+      const auto host = ksync::test::distinct_values<T>(n, 11);
+      const auto expected = ksync::test::reversed(host);
+      device_buffer<T> data(host);
+      device_buffer<T> out(std::vector<T>(n, static_cast<T>(-1)));
+      ksync::cuda::reverse(cudaStreamPerThread, data.data(), out.data(), n, block);
+      ksync::cuda::reverse(cudaStreamPerThread, data.data(), n, block);
+      ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
+      EXPECT_EQ(out.to_host(), expected);
+      EXPECT_EQ(data.to_host(), expected);
+    }
+  }
+}
+
+TEST(NativeReverseArguments, BadBlockSizesNullPointersAndOverlapsAreRejected) {
+  std::vector<float> host(16);
+  EXPECT_THROW(ksync::cuda::reverse<float>(nullptr, host.data(), host.data() + 8, 8, 0), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::reverse<float>(nullptr, host.data(), host.data() + 8, 8, 1025), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::reverse<float>(nullptr, nullptr, host.data(), 8), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::reverse<float>(nullptr, host.data(), host.data() + 4, 8), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::reverse<float>(nullptr, static_cast<float*>(nullptr), 3), std::invalid_argument);
+}
+
+}  // namespace
