@@ -57,13 +57,9 @@ void segment_predicates(const ExecutionSpace& exec, const FlagView& flags, int s
   static_assert(std::is_same_v<typename FlagView::non_const_value_type, std::int32_t> &&
                     std::is_same_v<typename OutView::value_type, predicate_summary>,
                 "ksync::segment_predicates: `flags` holds int32, `out` holds ksync::predicate_summary");
-  detail::check_argument(segment_size >= 1, "ksync::segment_predicates", "segment_size = ", segment_size,
-                         " must be at least 1");
   const auto n = static_cast<std::int64_t>(flags.extent(0));
-  const std::int64_t segments = (n + segment_size - 1) / segment_size;
-  detail::check_argument(static_cast<std::int64_t>(out.extent(0)) == segments, "ksync::segment_predicates",
-                         "out.extent(0) = ", out.extent(0), " but ", n, " flags in segments of ", segment_size,
-                         " make ", segments);
+  const std::int64_t segments = detail::checked_segment_count("ksync::segment_predicates", n, segment_size,
+                                                              static_cast<std::int64_t>(out.extent(0)));
   if (n == 0) return;
   Kokkos::parallel_for("ksync::segment_predicates",
                        Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(segments), Kokkos::AUTO),

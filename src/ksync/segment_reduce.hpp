@@ -142,13 +142,8 @@ void segment_reduce(const ExecutionSpace& exec, const DataView& data, int segmen
   static_assert(std::is_same_v<typename DataView::non_const_value_type, typename OutView::value_type> &&
                     std::is_arithmetic_v<typename OutView::value_type>,
                 "ksync::segment_reduce: `out` must be a non-const View of `data`'s arithmetic value type");
-  detail::check_argument(segment_size >= 1, "ksync::segment_reduce", "segment_size = ", segment_size,
-                         " must be at least 1");
   const auto n = static_cast<std::int64_t>(data.extent(0));
-  const std::int64_t segments = (n + segment_size - 1) / segment_size;
-  detail::check_argument(static_cast<std::int64_t>(out.extent(0)) == segments, "ksync::segment_reduce",
-                         "out.extent(0) = ", out.extent(0), " but ", n, " elements in segments of ", segment_size,
-                         " make ", segments);
+  detail::checked_segment_count("ksync::segment_reduce", n, segment_size, static_cast<std::int64_t>(out.extent(0)));
   if (n == 0) return;
   switch (op) {
     case reduce_op::sum:

@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Argument checks of the portable half: compile-time ones as static_asserts, run-time ones as
-// std::invalid_argument naming the function, the argument and its value.
+// Argument checks of the portable half: the compile-time ones here; run-time ones in arguments.hpp.
 #pragma once
 
 #include <ksync/compat.hpp>
-
-#include <sstream>
-#include <stdexcept>
+#include <ksync/detail/arguments.hpp>
 
 namespace ksync::detail {
-
-template <class... Parts>
-void check_argument(bool ok, const char* where, const Parts&... what) {
-  if (ok) return;
-  std::ostringstream message;
-  message << where << ": ";
-  (message << ... << what);
-  throw std::invalid_argument(message.str());
-}
 
 // `exec` can run a kernel over View `V` (a rank-`Rank` View of arithmetic or trivially copyable values).
 template <class ExecutionSpace, class V, std::size_t Rank>

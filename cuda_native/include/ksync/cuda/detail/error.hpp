@@ -5,6 +5,8 @@
 // and its value (see check_argument).
 #pragma once
 
+#include <ksync/detail/arguments.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <sstream>
@@ -37,15 +39,7 @@ inline void check_launch(const char* kernel, const char* file, int line) {
   if (status != cudaSuccess) throw_cuda_error(status, kernel, file, line);
 }
 
-// Throws std::invalid_argument("<where>: <what>") when `ok` is false; `what` names the argument and value.
-template <class... Parts>
-void check_argument(bool ok, const char* where, const Parts&... what) {
-  if (ok) return;
-  std::ostringstream message;
-  message << where << ": ";
-  (message << ... << what);
-  throw std::invalid_argument(message.str());
-}
+using ksync::detail::check_argument;  // one argument check for both halves (ksync/detail/arguments.hpp)
 
 }  // namespace detail
 }  // namespace ksync::cuda
