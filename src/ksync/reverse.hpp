@@ -112,8 +112,13 @@ constexpr std::size_t scratch_bytes(int views, std::size_t count) {
   return static_cast<std::size_t>(views) * (count * sizeof(T) + alignment_slack);
 }
 
-inline void check_tile(int tile) {
+// The league size for `elements` in tiles of `tile`, after checking the tile and that one launch holds it.
+inline int checked_tile_count(std::int64_t elements, int tile) {
   check_argument(tile >= 1 && tile <= 4096, "ksync::reverse", "tile = ", tile, " is outside [1, 4096]");
+  const std::int64_t tiles = (elements + tile - 1) / tile;
+  check_argument(tiles <= INT32_MAX, "ksync::reverse", "n needs ", tiles, " tiles of ", tile,
+                 ", more than one launch holds; use a larger tile");
+  return static_cast<int>(tiles);
 }
 
 }  // namespace detail
@@ -137,15 +142,15 @@ template <class ExecutionSpace, class InView, class OutView>
   requires Kokkos::is_view_v<OutView>
 void reverse(const ExecutionSpace& exec, const InView& in, const OutView& out, int tile = 256) {
   detail::check_reverse_views<ExecutionSpace, InView, OutView>();
-  detail::check_tile(tile);
   using value_type = typename OutView::value_type;
   const auto n = static_cast<std::int64_t>(in.extent(0));
+  const int tiles = detail::checked_tile_count(n, tile);
   detail::check_argument(static_cast<std::int64_t>(out.extent(0)) == n, "ksync::reverse",
                          "out.extent(0) = ", out.extent(0), " but in.extent(0) = ", n);
   detail::check_argument(in.data() != out.data() || n == 0, "ksync::reverse",
                          "in and out are the same View; call reverse(exec, data) to reverse in place");
   if (n == 0) return;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>((n + tile - 1) / tile), Kokkos::AUTO);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, tiles, Kokkos::AUTO);
   policy.set_scratch_size(0, Kokkos::PerTeam(detail::scratch_bytes<value_type>(1, static_cast<std::size_t>(tile))));
   Kokkos::parallel_for("ksync::reverse::tiles", policy,
                        detail::ReverseTiles<ExecutionSpace, InView, OutView>{in, out, n, tile});
@@ -154,11 +159,11 @@ void reverse(const ExecutionSpace& exec, const InView& in, const OutView& out, i
 template <class ExecutionSpace, class DataView>
 void reverse(const ExecutionSpace& exec, const DataView& data, int tile = 256) {
   detail::check_reverse_views<ExecutionSpace, DataView, DataView>();
-  detail::check_tile(tile);
   using value_type = typename DataView::value_type;
   const auto n = static_cast<std::int64_t>(data.extent(0));
+  const int tiles = detail::checked_tile_count(n / 2, tile);
   if (n < 2) return;
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>((n / 2 + tile - 1) / tile), Kokkos::AUTO);
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, tiles, Kokkos::AUTO);
   policy.set_scratch_size(0, Kokkos::PerTeam(detail::scratch_bytes<value_type>(2, static_cast<std::size_t>(tile))));
   Kokkos::parallel_for("ksync::reverse::tiles_in_place", policy,
                        detail::ReverseTilesInPlace<ExecutionSpace, DataView>{data, n, tile});

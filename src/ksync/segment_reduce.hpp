@@ -79,6 +79,8 @@ struct SegmentReduce {
       team.team_reduce(reducer(local));
       result = local;
     } else if constexpr (Form == team_reduce_form::team_thread_range) {
+      // Nested reductions are team collectives too: every member enters (participation), the range stops at
+      // len (data), and the result reaches every member.
       Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, len), fold, reducer(result));
     } else if constexpr (Form == team_reduce_form::team_vector_range) {
       Kokkos::parallel_reduce(Kokkos::TeamVectorRange(team, len), fold, reducer(result));
