@@ -5,6 +5,7 @@
 #include "support/gpu.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/types.hpp"
 
 #include <ksync/cuda/block/predicates.hpp>
 #include <ksync/cuda/block/segment_reduce.hpp>
@@ -27,8 +28,7 @@ using ksync::test::to_host;
 
 template <class T>
 class ParityGpu : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(ParityGpu, ValueTypes);
+TYPED_TEST_SUITE(ParityGpu, ksync::test::value_types);
 
 TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
   KSYNC_REQUIRE_GPU();

@@ -2,6 +2,7 @@
 // ksync::reduce (portable) against a host reference.
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/types.hpp"
 
 #include <ksync/reduce.hpp>
 
@@ -16,8 +17,7 @@ using ksync::test::to_device;
 
 template <class T>
 class Reduce : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(Reduce, ValueTypes);
+TYPED_TEST_SUITE(Reduce, ksync::test::value_types);
 
 TYPED_TEST(Reduce, BlockingSumEqualsHostReferenceAtBoundarySizes) {
   using T = TypeParam;
@@ -74,8 +74,7 @@ TEST(ReduceAccuracy, ManyFloatsOfOneSignSumExactly) {
 
 template <class T>
 class ReduceRounding : public ::testing::Test {};
-using FloatingTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(ReduceRounding, FloatingTypes);
+TYPED_TEST_SUITE(ReduceRounding, ksync::test::floating_types);
 
 TYPED_TEST(ReduceRounding, ErrorStaysWithinTheBoundForAnySummationOrder) {
   using T = TypeParam;

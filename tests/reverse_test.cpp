@@ -2,6 +2,7 @@
 // ksync::reverse_in_block and ksync::reverse (portable) against a host reference.
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/types.hpp"
 
 #include <ksync/reverse.hpp>
 
@@ -18,8 +19,7 @@ using ksync::test::to_host;
 
 template <class T>
 class Reverse : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(Reverse, ValueTypes);
+TYPED_TEST_SUITE(Reverse, ksync::test::value_types);
 
 TYPED_TEST(Reverse, InBlockFollowsSeed000ForEveryCountUpTo128) {
   using T = TypeParam;
@@ -69,7 +69,6 @@ TEST(ReverseArguments, MismatchedExtentsAndBadTilesAreRejected) {
   const Kokkos::View<int*> shorter("out", 9);
   EXPECT_THROW(ksync::reverse(exec, in, shorter), std::invalid_argument);
   EXPECT_THROW(ksync::reverse(exec, in, in), std::invalid_argument);
-  EXPECT_THROW(ksync::reverse(exec, in, 0), std::invalid_argument);
   const Kokkos::View<int*> out("out", 10);
   EXPECT_THROW(ksync::reverse(exec, in, out, 5000), std::invalid_argument);
 }

@@ -2,6 +2,7 @@
 // ksync::segment_reduce and ksync::segment_predicates (portable) against host references.
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/types.hpp"
 
 #include <ksync/predicates.hpp>
 #include <ksync/segment_reduce.hpp>
@@ -24,8 +25,7 @@ constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::redu
 
 template <class T>
 class SegmentReduce : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(SegmentReduce, ValueTypes);
+TYPED_TEST_SUITE(SegmentReduce, ksync::test::value_types);
 
 TYPED_TEST(SegmentReduce, EveryFormAndOperatorMatchesTheReference) {
   using T = TypeParam;

@@ -3,9 +3,11 @@
 #include <ksync/cuda/block/segment_reduce.hpp>
 #include <ksync/cuda/detail/error.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace ksync::cuda::detail {
 namespace {
@@ -55,16 +57,32 @@ void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, blo
   KSYNC_CUDA_CHECK_LAUNCH("segment_reduce_kernel");
 }
 
+// Launches the kernel compiled for `segment_size`. The sizes come from segment_reduce_sizes alone, so the
+// list of compiled sizes, the check and the dispatch cannot drift apart.
+template <class T, std::size_t... Index>
+void launch_compiled_size(int segment_size, std::index_sequence<Index...> /*sizes*/, cudaStream_t stream, const T* data,
+                          std::size_t n, reduce_op op, block_reduce_form form, T* out, unsigned blocks) {
+  ((segment_size == segment_reduce_sizes[Index]
+        ? launch<segment_reduce_sizes[Index]>(stream, data, n, op, form, out, blocks)
+        : void()),
+   ...);
+}
+
+std::string compiled_sizes() {
+  std::string list;
+  for (const int size : segment_reduce_sizes)
+    list += (list.empty() ? "" : ", ") + std::to_string(size);
+  return list;
+}
+
 }  // namespace
 
 template <class T>
 void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segment_size, reduce_op op,
                     block_reduce_form form, T* out) {
-  bool supported = false;
-  for (const int size : segment_reduce_sizes)
-    supported = supported || size == segment_size;
-  check_argument(supported, "ksync::cuda::segment_reduce", "segment_size = ", segment_size,
-                 " is not compiled in; use one of 32, 96, 100, 128, 256, 1024");
+  check_argument(std::ranges::find(segment_reduce_sizes, segment_size) != segment_reduce_sizes.end(),
+                 "ksync::cuda::segment_reduce", "segment_size = ", segment_size, " is not compiled in; use one of ",
+                 compiled_sizes());
   check_argument((data != nullptr && out != nullptr) || n == 0, "ksync::cuda::segment_reduce",
                  "data or out is null but n = ", n);
   if (n == 0) return;
@@ -72,27 +90,8 @@ void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segme
       (n + static_cast<std::size_t>(segment_size) - 1) / static_cast<std::size_t>(segment_size);
   check_argument(segments <= static_cast<std::size_t>(INT_MAX), "ksync::cuda::segment_reduce", "n = ", n,
                  " needs more blocks than a grid holds");
-  const auto blocks = static_cast<unsigned>(segments);
-  switch (segment_size) {
-    case 32:
-      launch<32>(stream, data, n, op, form, out, blocks);
-      break;
-    case 96:
-      launch<96>(stream, data, n, op, form, out, blocks);
-      break;
-    case 100:
-      launch<100>(stream, data, n, op, form, out, blocks);
-      break;
-    case 128:
-      launch<128>(stream, data, n, op, form, out, blocks);
-      break;
-    case 256:
-      launch<256>(stream, data, n, op, form, out, blocks);
-      break;
-    default:
-      launch<1024>(stream, data, n, op, form, out, blocks);
-      break;
-  }
+  launch_compiled_size(segment_size, std::make_index_sequence<segment_reduce_sizes.size()>{}, stream, data, n, op, form,
+                       out, static_cast<unsigned>(segments));
 }
 
 template void segment_reduce<std::int32_t>(cudaStream_t, const std::int32_t*, std::size_t, int, reduce_op,

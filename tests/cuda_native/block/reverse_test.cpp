@@ -2,6 +2,7 @@
 // ksync::cuda::reverse_in_block (seed 000's trace) against a host reference.
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/block/reverse.hpp>
 #include <ksync/cuda/detail/device_buffer.hpp>
@@ -19,8 +20,7 @@ using ksync::cuda::device_buffer;
 
 template <class T>
 class NativeReverseInBlockGpu : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(NativeReverseInBlockGpu, ValueTypes);
+TYPED_TEST_SUITE(NativeReverseInBlockGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReverseInBlockGpu, InBlockFollowsSeed000ForEveryCountUpTo128) {
   KSYNC_REQUIRE_GPU();

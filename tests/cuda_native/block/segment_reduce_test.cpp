@@ -2,6 +2,7 @@
 // ksync::cuda::segment_reduce and ksync::cuda::segment_predicates against host references.
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/block/predicates.hpp>
 #include <ksync/cuda/block/segment_reduce.hpp>
@@ -25,8 +26,7 @@ constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::redu
 
 template <class T>
 class NativeSegmentReduceGpu : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(NativeSegmentReduceGpu, ValueTypes);
+TYPED_TEST_SUITE(NativeSegmentReduceGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheReference) {
   KSYNC_REQUIRE_GPU();

@@ -3,6 +3,7 @@
 // one; the argument checks run everywhere, since they fail before any CUDA call.
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/reduce.hpp>
@@ -18,8 +19,7 @@ namespace {
 
 template <class T>
 class NativeReduceGpu : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(NativeReduceGpu, ValueTypes);
+TYPED_TEST_SUITE(NativeReduceGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReduceGpu, BlockingSumEqualsHostReferenceAtBoundarySizes) {
   KSYNC_REQUIRE_GPU();
@@ -51,8 +51,7 @@ TYPED_TEST(NativeReduceGpu, AsyncSumOverwritesAPoisonedDeviceResultOnAUserStream
 
 template <class T>
 class NativeReduceRoundingGpu : public ::testing::Test {};
-using FloatingTypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(NativeReduceRoundingGpu, FloatingTypes);
+TYPED_TEST_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
 
 TYPED_TEST(NativeReduceRoundingGpu, ErrorStaysWithinTheBoundForAnySummationOrder) {
   KSYNC_REQUIRE_GPU();

@@ -2,6 +2,7 @@
 // ksync::cuda::reverse (any n, any block size, out-of-place and in place) against a host reference.
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/reverse.hpp>
@@ -18,8 +19,7 @@ using ksync::cuda::device_buffer;
 
 template <class T>
 class NativeReverseGpu : public ::testing::Test {};
-using ValueTypes = ::testing::Types<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(NativeReverseGpu, ValueTypes);
+TYPED_TEST_SUITE(NativeReverseGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReverseGpu, OutOfPlaceAndInPlaceMatchTheReferenceForEveryBlockSizeAndSize) {
   KSYNC_REQUIRE_GPU();
