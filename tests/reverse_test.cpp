@@ -69,6 +69,13 @@ TEST(ReverseArguments, MismatchedExtentsAndBadTilesAreRejected) {
   const Kokkos::View<int*> shorter("out", 9);
   EXPECT_THROW(ksync::reverse(exec, in, shorter), std::invalid_argument);
   EXPECT_THROW(ksync::reverse(exec, in, in), std::invalid_argument);
+  const Kokkos::View<int*> wide("wide", 20);
+  EXPECT_THROW(ksync::reverse(exec, Kokkos::subview(wide, Kokkos::make_pair(0, 10)),
+                              Kokkos::subview(wide, Kokkos::make_pair(5, 15))),
+               std::invalid_argument);
+  EXPECT_NO_THROW(ksync::reverse(exec, Kokkos::subview(wide, Kokkos::make_pair(0, 10)),
+                                 Kokkos::subview(wide, Kokkos::make_pair(10, 20))));
+  EXPECT_THROW(ksync::reverse(exec, in, 0), std::invalid_argument);
   const Kokkos::View<int*> out("out", 10);
   EXPECT_THROW(ksync::reverse(exec, in, out, 5000), std::invalid_argument);
 }
