@@ -4,9 +4,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace ksync::bench {
@@ -33,6 +35,21 @@ inline std::vector<std::int64_t> reduce_sizes(bool smoke) {
   return {std::int64_t{1} << 20, std::int64_t{1} << 24, std::int64_t{1} << 28};
 }
 
+// Device-wide reduction sweep: 2^16 ... 2^30 in steps of 4x (smoke: two tiny sizes).
+inline std::vector<std::int64_t> reduce_sweep_sizes(bool smoke) {
+  if (smoke) return {std::int64_t{1} << 10, std::int64_t{1} << 14};
+  std::vector<std::int64_t> sizes;
+  for (int exponent = 16; exponent <= 30; exponent += 2)
+    sizes.push_back(std::int64_t{1} << exponent);
+  return sizes;
+}
+
+// Where the tuning knobs and the other operators and types are compared: launch-bound and bandwidth-bound.
+inline std::vector<std::int64_t> reduce_focus_sizes(bool smoke) {
+  if (smoke) return {std::int64_t{1} << 12};
+  return {std::int64_t{1} << 20, std::int64_t{1} << 28};
+}
+
 // Block-scope patterns: 2^26 elements (256 MiB of floats, several times the L2 of current GPUs).
 inline std::vector<std::int64_t> block_sizes(bool smoke) {
   if (smoke) return {std::int64_t{1} << 12};
@@ -47,10 +64,43 @@ inline double pattern_sum(std::int64_t n) {
   return 28.0 * static_cast<double>(full_periods) + 0.5 * rest * (rest - 1.0);
 }
 
+// The pattern's dot product with itself: each period 0..7 contributes 0 + 1 + 4 + ... + 49 = 140.
+inline double pattern_dot(std::int64_t n) {
+  double rest = 0;
+  for (std::int64_t i = 0; i < n % 8; ++i)
+    rest += static_cast<double>(i * i);
+  return 140.0 * static_cast<double>(n / 8) + rest;
+}
+
+// Marks the benchmark failed when `value` is not the pattern's result (float sums of 2^28 values round:
+// 1e-3 relative); `what` is "sum", "min", "max" or "dot".
+inline void check_pattern_result(benchmark::State& state, double value, std::int64_t n, const char* what) {
+  const std::string_view op = what;
+  const double expected = op == "sum"   ? pattern_sum(n)
+                          : op == "dot" ? pattern_dot(n)
+                          : op == "min" ? 0.0
+                                        : static_cast<double>(std::min<std::int64_t>(n, 8) - 1);
+  if (std::fabs(value - expected) > 1e-3 * std::fabs(expected)) state.SkipWithError("wrong result");
+}
+
 // Marks the benchmark failed when `sum` is not the pattern's sum (float sums of 2^28 values round: 1e-3).
 inline void check_pattern_sum(benchmark::State& state, double sum, std::int64_t n) {
   const double expected = pattern_sum(n);
   if (std::fabs(sum - expected) > 1e-3 * expected) state.SkipWithError("wrong sum");
+}
+
+// How calls are timed. `throughput` (the default): a sample is a batch of back-to-back calls on one stream
+// or instance, and the time per call is the batch's time divided by its size — the GPU time a call costs in
+// a stream of work, launch overhead overlapped as in an iterative solver. `latency`: a sample is one call,
+// from an idle stream to its completion, launch overhead included.
+enum class timing { throughput, latency };
+
+// Calls per sample in throughput mode: enough that the batch's own start and end cost little (20 for
+// small calls), one once a call moves 256 MiB or more.
+inline int calls_per_sample(timing mode, std::int64_t bytes_per_call) {
+  if (mode == timing::latency) return 1;
+  const std::int64_t batch = (std::int64_t{256} << 20) / std::max<std::int64_t>(1, bytes_per_call);
+  return static_cast<int>(std::clamp<std::int64_t>(batch, 1, 20));
 }
 
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,

@@ -28,19 +28,23 @@ inline Kokkos::View<float*> make_input(const Exec& exec, std::int64_t n) {
   return data;
 }
 
-// Times `run` per iteration as seen by `exec` (the work plus a fence of that instance only), after one
-// untimed call.
+// Times `run` as seen by `exec`: each sample is a batch of calls (see ksync::bench::timing) followed by a
+// fence of that instance only, after one untimed call; reports the time per call.
 template <class Run>
-void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t bytes_per_call, Run&& run) {
+void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t bytes_per_call, Run&& run,
+                      timing mode = timing::throughput) {
   run();  // warm-up, untimed: first touch of fresh pages, kernel loading, Kokkos' reduction scratch
   exec.fence("ksync::bench::warm_up");
+  const int calls = calls_per_sample(mode, bytes_per_call);
   for (auto _ : state) {
     Kokkos::Timer timer;
-    run();
+    for (int call = 0; call < calls; ++call)
+      run();
     exec.fence("ksync::bench::timed");
-    state.SetIterationTime(timer.seconds());
+    state.SetIterationTime(timer.seconds() / calls);
   }
   state.SetBytesProcessed(state.iterations() * bytes_per_call);
+  state.counters["calls_per_sample"] = calls;
 }
 
 // The bandwidth ceiling of the same run: a device-to-device deep_copy on the instance.

@@ -1,57 +1,202 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Portable reduction: ksync::reduce on Kokkos' default execution space, beside a Kokkos device copy (the
-// bandwidth ceiling measured in the same run) and, when built with it, KokkosBlas::sum.
+// Portable device-wide reductions and transform on Kokkos' default execution space, side by side in one run
+// with: Kokkos' own parallel_reduce (the `kokkos` strategy, what users write), Kokkos Kernels' sum and dot
+// when built with them, a device copy and a read-only stream (the bandwidth ceilings), and — on the CUDA
+// backend — ksync's native kernels reached through the bridge.
 #include "portable.hpp"
 
 #include <ksync/config.hpp>
 #include <ksync/reduce.hpp>
+#include <ksync/transform.hpp>
 #if KSYNC_HAS_KOKKOS_KERNELS
+#include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_sum.hpp>
 #endif
 
 #include <benchmark/benchmark.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace {
 
+using ksync::reduce_op;
+using ksync::reduce_strategy;
 using ksync::bench::Exec;
 using ksync::bench::make_input;
 using ksync::bench::time_on_instance;
 
-// One sum into a device View per iteration, by `sum(exec, data, result)`; checks the last result.
-template <class Sum>
-void time_sum(benchmark::State& state, Sum&& sum) {
+// One reduction into a device View per iteration, by `run(exec, data, result)`; checks the last result.
+template <class Run>
+void time_reduction(benchmark::State& state, const char* what, std::int64_t bytes_per_element, Run&& run,
+                    ksync::bench::timing mode = ksync::bench::timing::throughput) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto data = make_input(exec, n);
   const Kokkos::View<float> result("ksync::bench::result");
-  time_on_instance(state, exec, n * static_cast<std::int64_t>(sizeof(float)), [&] { sum(exec, data, result); });
+  try {
+    time_on_instance(state, exec, n * bytes_per_element, [&] { run(exec, data, result); }, mode);
+  } catch (const std::invalid_argument& refused) {
+    state.SkipWithError(refused.what());
+    return;
+  }
   float last = 0;
   Kokkos::deep_copy(last, result);
-  ksync::bench::check_pattern_sum(state, last, n);
+  ksync::bench::check_pattern_result(state, last, n, what);
   state.counters["n"] = static_cast<double>(n);
 }
 
-void portable_reduce(benchmark::State& state) {
-  time_sum(state, [](const auto& exec, const auto& data, const auto& result) { ksync::reduce(exec, data, result); });
+void time_reduce(benchmark::State& state, reduce_op op, reduce_strategy strategy,
+                 ksync::bench::timing mode = ksync::bench::timing::throughput) {
+  const std::string what(ksync::to_string(op));
+  time_reduction(
+      state, what.c_str(), 4,
+      [&](const Exec& exec, const auto& data, const auto& result) { ksync::reduce(exec, data, op, strategy, result); },
+      mode);
+}
+
+// The dot of the pattern with itself: reads the View twice per element, as a two-View dot does.
+void time_dot(benchmark::State& state, reduce_strategy strategy) {
+  time_reduction(state, "dot", 8, [&](const Exec& exec, const auto& data, const auto& result) {
+    ksync::dot(exec, data, data, strategy, result);
+  });
 }
 
 #if KSYNC_HAS_KOKKOS_KERNELS
-void kokkos_kernels_sum(benchmark::State& state) {
-  time_sum(state, [](const auto& exec, const auto& data, const auto& result) { KokkosBlas::sum(exec, result, data); });
+void time_kokkos_kernels_sum(benchmark::State& state) {
+  time_reduction(state, "sum", 4,
+                 [](const Exec& exec, const auto& data, const auto& result) { KokkosBlas::sum(exec, result, data); });
+}
+void time_kokkos_kernels_dot(benchmark::State& state) {
+  time_reduction(state, "dot", 8, [](const Exec& exec, const auto& data, const auto& result) {
+    KokkosBlas::dot(exec, result, data, data);
+  });
 }
 #endif
+
+// A read-only stream: every 4-byte word of the data ORed into eight (host) or four (GPU) independent
+// accumulators. The cheapest loop that reads every byte once — the read bandwidth ceiling of this run.
+struct ReadStream {
+  Kokkos::View<const std::uint32_t*, Kokkos::MemoryTraits<Kokkos::Unmanaged>> words;
+  std::int64_t n;
+  std::int64_t lanes;
+  std::int64_t chunk;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, std::uint32_t& bits) const {
+    std::uint32_t partial[8] = {};
+    if constexpr (ksync::detail::runs_on_host<Exec>) {
+      const std::int64_t begin = lane * chunk;
+      const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+      std::int64_t i = begin;
+      for (; i + 8 <= end; i += 8)
+        for (int k = 0; k < 8; ++k)
+          partial[k] |= words(i + k);
+      for (; i < end; ++i)
+        partial[0] |= words(i);
+    } else {
+      std::int64_t i = lane;
+      for (; i + 3 * lanes < n; i += 4 * lanes)
+        for (int k = 0; k < 4; ++k)
+          partial[k] |= words(i + k * lanes);
+      for (; i < n; i += lanes)
+        partial[0] |= words(i);
+    }
+    for (int k = 0; k < 8; ++k)
+      bits |= partial[k];
+  }
+};
+
+void time_read_stream(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const auto data = make_input(exec, n);
+  const Kokkos::View<std::uint32_t> result("ksync::bench::bits");
+  // Host: one contiguous chunk per thread; GPU: at least 16 words per lane, one lane per resident thread.
+  const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
+  const std::int64_t lanes = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(concurrency, ksync::detail::runs_on_host<Exec> ? n : (n + 15) / 16));
+  const decltype(ReadStream::words) words(reinterpret_cast<const std::uint32_t*>(data.data()), n);
+  const ReadStream functor{words, n, lanes, (n + lanes - 1) / lanes};
+  time_on_instance(state, exec, n * 4, [&] {
+    Kokkos::parallel_reduce("ksync::bench::read_stream",
+                            Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, functor.lanes), functor,
+                            Kokkos::BOr<std::uint32_t, Exec::memory_space>(result));
+  });
+  state.counters["n"] = static_cast<double>(n);
+}
+
+struct Twice {
+  KOKKOS_FUNCTION float operator()(float x) const { return 2.0f * x; }
+};
+
+void time_transform(benchmark::State& state, ksync::transform_strategy strategy) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const auto in = make_input(exec, n);
+  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
+  time_on_instance(state, exec, 2 * n * 4, [&] { ksync::transform(exec, in, out, Twice{}, strategy); });
+  float third = 6.0f;
+  if (n > 3) Kokkos::deep_copy(third, Kokkos::subview(out, 3));
+  if (third != 6.0f) state.SkipWithError("wrong transform");
+  state.counters["n"] = static_cast<double>(n);
+}
+
+void register_strategy(const std::string& name, std::int64_t n, reduce_op op, reduce_strategy strategy) {
+  benchmark::RegisterBenchmark(name, time_reduce, op, strategy, ksync::bench::timing::throughput)
+      ->Arg(n)
+      ->UseManualTime();
+}
 
 }  // namespace
 
 void ksync::bench::register_reduce_benchmarks(bool smoke) {
-  for (const auto n : ksync::bench::reduce_sizes(smoke)) {
-    benchmark::RegisterBenchmark("portable/reduce/sum/float", portable_reduce)->Arg(n)->UseManualTime();
-    benchmark::RegisterBenchmark("portable/device_copy/float", ksync::bench::device_copy)->Arg(n)->UseManualTime();
+  constexpr bool bridge = ksync::detail::has_native_bridge<Exec>;
+  for (const auto n : reduce_sweep_sizes(smoke)) {
+    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::team, reduce_strategy::tuned}) {
+      register_strategy("portable/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, reduce_op::sum,
+                        strategy);
+    }
+    if (bridge) register_strategy("bridge/reduce/sum/float/last_block", n, reduce_op::sum, reduce_strategy::last_block);
+    // One call from an idle instance to its fence, launch included.
+    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+      benchmark::RegisterBenchmark("portable/reduce_latency/sum/float/" + std::string(ksync::to_string(strategy)),
+                                   time_reduce, reduce_op::sum, strategy, ksync::bench::timing::latency)
+          ->Arg(n)
+          ->UseManualTime();
+    }
 #if KSYNC_HAS_KOKKOS_KERNELS
-    benchmark::RegisterBenchmark("kokkos_kernels/sum/float", kokkos_kernels_sum)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("kokkos_kernels/sum/float", time_kokkos_kernels_sum)->Arg(n)->UseManualTime();
+#endif
+    benchmark::RegisterBenchmark("portable/device_copy/float", ksync::bench::device_copy)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("portable/read_stream/float", time_read_stream)->Arg(n)->UseManualTime();
+    for (const auto strategy : {ksync::transform_strategy::kokkos, ksync::transform_strategy::tuned}) {
+      benchmark::RegisterBenchmark("portable/transform/float/" + std::string(ksync::to_string(strategy)),
+                                   time_transform, strategy)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+    if (bridge) {
+      benchmark::RegisterBenchmark("bridge/transform/float/native", time_transform, ksync::transform_strategy::native)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+  }
+  for (const auto n : reduce_focus_sizes(smoke)) {
+    for (const auto op : {reduce_op::min, reduce_op::max}) {
+      for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+        register_strategy("portable/reduce/" + std::string(ksync::to_string(op)) + "/float/" +
+                              std::string(ksync::to_string(strategy)),
+                          n, op, strategy);
+      }
+    }
+    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+      benchmark::RegisterBenchmark("portable/dot/float/" + std::string(ksync::to_string(strategy)), time_dot, strategy)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+#if KSYNC_HAS_KOKKOS_KERNELS
+    benchmark::RegisterBenchmark("kokkos_kernels/dot/float", time_kokkos_kernels_dot)->Arg(n)->UseManualTime();
 #endif
   }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::reduce (portable) against a host reference.
+// ksync::reduce, dot and transform_reduce (portable) against a host reference, for every portable strategy,
+// operator and value type. Native strategies reached through the bridge are tested in parity_test.cpp.
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
 #include "support/types.hpp"
@@ -9,40 +10,77 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
 
+using ksync::reduce_op;
+using ksync::reduce_strategy;
 using ksync::test::to_device;
+
+constexpr reduce_strategy portable_strategies[] = {reduce_strategy::automatic, reduce_strategy::kokkos,
+                                                   reduce_strategy::team, reduce_strategy::tuned};
+
+// x < 4 ? x : 2x — not linear, so applying it to partial results instead of elements shows.
+struct Bend {
+  template <class T>
+  KOKKOS_FUNCTION T operator()(T x) const {
+    return x < T(4) ? x : static_cast<T>(2 * x);
+  }
+};
 
 template <class T>
 class Reduce : public ::testing::Test {};
 TYPED_TEST_SUITE(Reduce, ksync::test::value_types);
 
-TYPED_TEST(Reduce, BlockingSumEqualsHostReferenceAtBoundarySizes) {
+TYPED_TEST(Reduce, EveryStrategyAndOperatorMatchesTheReferenceAtBoundarySizes) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
-  for (const auto n : ksync::test::reduce_sizes) {
-    SCOPED_TRACE(::testing::Message() << "n = " << n);
-    const auto host = ksync::test::small_integers<T>(n, 17u + static_cast<std::uint32_t>(n));
+  const Kokkos::View<T> result("ksync::test::result");
+  for (const auto n : ksync::test::device_reduce_sizes) {
+    if (!ksync::test::size_enabled(n)) continue;
+    const auto host = ksync::test::exact_reduction_input<T>(n, 17u + static_cast<std::uint32_t>(n));
     const auto data = to_device(host);
-    EXPECT_EQ(ksync::reduce(exec, data), static_cast<T>(ksync::test::exact_sum(host)));
+    for (const auto op : ksync::test::all_reduce_ops) {
+      const T expected = ksync::test::reduction_reference(host, op);
+      for (const auto strategy : portable_strategies) {
+        SCOPED_TRACE(::testing::Message() << "n = " << n << ", op = " << ksync::to_string(op)
+                                          << ", strategy = " << ksync::to_string(strategy));
+        EXPECT_EQ(ksync::reduce(exec, data, op, strategy), expected);
+        Kokkos::deep_copy(result, static_cast<T>(-12345));  // poison: a result of all-skipped work shows
+        ksync::reduce(exec, data, op, strategy, result);
+        T async_value{};
+        Kokkos::deep_copy(async_value, result);
+        EXPECT_EQ(async_value, expected);
+      }
+    }
   }
 }
 
-TYPED_TEST(Reduce, AsyncSumOverwritesAPoisonedDeviceResult) {
+TYPED_TEST(Reduce, DotAndTransformReduceMatchTheReferenceForEveryStrategy) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
-  for (const auto n : ksync::test::reduce_sizes) {
-    SCOPED_TRACE(::testing::Message() << "n = " << n);
-    const auto host = ksync::test::small_integers<T>(n, 29u + static_cast<std::uint32_t>(n));
-    const auto data = to_device(host);
-    const Kokkos::View<T> result("ksync::test::result");
-    Kokkos::deep_copy(result, static_cast<T>(-12345));  // poison: a result of all-skipped work shows
-    ksync::reduce(exec, data, result);
-    T sum{};
-    Kokkos::deep_copy(sum, result);
-    EXPECT_EQ(sum, static_cast<T>(ksync::test::exact_sum(host)));
+  const Kokkos::View<T> result("ksync::test::result");
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{4097},
+                              std::size_t{1'000'003}, std::size_t{10'000'019}}) {
+    const auto x_host = ksync::test::exact_reduction_input<T>(n, 3u);
+    const auto y_host = ksync::test::zero_one_input<T>(n, 5u);
+    const auto x = to_device(x_host);
+    const auto y = to_device(y_host);
+    for (const auto strategy : portable_strategies) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
+      EXPECT_EQ(ksync::dot(exec, x, y, strategy), ksync::test::dot_reference(x_host, y_host));
+      ksync::dot(exec, x, y, strategy, result);
+      T async_dot{};
+      Kokkos::deep_copy(async_dot, result);
+      EXPECT_EQ(async_dot, ksync::test::dot_reference(x_host, y_host));
+      for (const auto op : ksync::test::all_reduce_ops) {
+        EXPECT_EQ(ksync::transform_reduce(exec, x, op, Bend{}, strategy),
+                  ksync::test::reduction_reference(x_host, op, Bend{}));
+      }
+    }
   }
 }
 
@@ -55,6 +93,33 @@ TYPED_TEST(Reduce, ConstDataAndSubviewsAreAccepted) {
   const auto tail = Kokkos::subview(read_only, Kokkos::make_pair(10, 1000));
   const std::vector<T> host_tail(host.begin() + 10, host.end());
   EXPECT_EQ(ksync::reduce(exec, tail), static_cast<T>(ksync::test::exact_sum(host_tail)));
+  const Kokkos::View<T*, Kokkos::LayoutStride> every_other = Kokkos::subview(data, Kokkos::pair<int, int>(0, 1000));
+  EXPECT_EQ(ksync::reduce(exec, every_other, reduce_op::max, reduce_strategy::team),
+            ksync::test::reduction_reference(host, reduce_op::max));
+}
+
+// Calls on two instances of one backend at once, each into its own result.
+TEST(ReduceConcurrency, TwoInstancesReduceIndependently) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const auto instances = ksync::compat::partition_space(exec, 2);
+  const auto first_host = ksync::test::exact_reduction_input<std::int64_t>(3'000'017, 1u);
+  const auto second_host = ksync::test::exact_reduction_input<std::int64_t>(2'000'003, 2u);
+  const auto first = to_device(first_host);
+  const auto second = to_device(second_host);
+  const Kokkos::View<std::int64_t> first_result("ksync::test::first");
+  const Kokkos::View<std::int64_t> second_result("ksync::test::second");
+  for (int round = 0; round < 3; ++round) {
+    ksync::reduce(instances[0], first, reduce_op::sum, reduce_strategy::tuned, first_result);
+    ksync::reduce(instances[1], second, reduce_op::sum, reduce_strategy::tuned, second_result);
+    instances[0].fence("ksync::test::first");
+    instances[1].fence("ksync::test::second");
+    std::int64_t a = 0;
+    std::int64_t b = 0;
+    Kokkos::deep_copy(a, first_result);
+    Kokkos::deep_copy(b, second_result);
+    EXPECT_EQ(a, ksync::test::reduction_reference(first_host, reduce_op::sum));
+    EXPECT_EQ(b, ksync::test::reduction_reference(second_host, reduce_op::sum));
+  }
 }
 
 // 3 * 2^24 ones: a float partial that adds them one by one stops at 2^24, so a backend that lets one
@@ -65,11 +130,14 @@ TEST(ReduceAccuracy, ManyFloatsOfOneSignSumExactly) {
   const Kokkos::View<float*> ones("ksync::test::ones", n);
   Kokkos::deep_copy(exec, ones, 1.0f);
   const Kokkos::View<float> result("ksync::test::result");
-  ksync::reduce(exec, ones, result);
-  float async_sum = 0;
-  Kokkos::deep_copy(async_sum, result);
-  EXPECT_EQ(async_sum, static_cast<float>(n));
-  EXPECT_EQ(ksync::reduce(exec, ones), static_cast<float>(n));
+  for (const auto strategy : portable_strategies) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy));
+    ksync::reduce(exec, ones, reduce_op::sum, strategy, result);
+    float async_sum = 0;
+    Kokkos::deep_copy(async_sum, result);
+    EXPECT_EQ(async_sum, static_cast<float>(n));
+    EXPECT_EQ(ksync::reduce(exec, ones, reduce_op::sum, strategy), static_cast<float>(n));
+  }
 }
 
 template <class T>
@@ -80,11 +148,57 @@ TYPED_TEST(ReduceRounding, ErrorStaysWithinTheBoundForAnySummationOrder) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
   for (const auto n : ksync::test::reduce_sizes) {
-    SCOPED_TRACE(::testing::Message() << "n = " << n);
     const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
     const auto data = to_device(host);
-    const long double error = static_cast<long double>(ksync::reduce(exec, data)) - ksync::test::exact_sum(host);
-    EXPECT_LE(std::fabs(error), ksync::test::sum_error_bound(host));
+    for (const auto strategy : portable_strategies) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
+      const long double error =
+          static_cast<long double>(ksync::reduce(exec, data, reduce_op::sum, strategy)) - ksync::test::exact_sum(host);
+      EXPECT_LE(std::fabs(error), ksync::test::sum_error_bound(host));
+    }
+  }
+}
+
+TEST(ReduceArguments, StrategyNamesRoundTripAndUnknownNamesAreRejected) {
+  for (const auto strategy : ksync::all_reduce_strategies)
+    EXPECT_EQ(ksync::reduce_strategy_from_string(ksync::to_string(strategy)), strategy);
+  try {
+    (void)ksync::reduce_strategy_from_string("fastest");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("name = \"fastest\""), std::string::npos) << error.what();
+  }
+}
+
+TEST(ReduceArguments, DotRejectsViewsOfDifferentExtents) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<double*> x("ksync::test::x", 10);
+  const Kokkos::View<double*> y("ksync::test::y", 11);
+  try {
+    (void)ksync::dot(exec, x, y);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::dot: y.extent(0) = 11 but x.extent(0) = 10");
+  }
+}
+
+// Native strategies run ksync::cuda's kernels: anywhere but Kokkos::Cuda with the native half built they
+// are refused by name, before any work.
+TEST(ReduceArguments, NativeStrategiesAreRefusedWhereTheBridgeDoesNotExist) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  const Exec exec;
+  const Kokkos::View<float*> data("ksync::test::data", 10);
+  for (const auto strategy : ksync::all_reduce_strategies) {
+    if (!ksync::is_native(strategy)) continue;
+    try {
+      (void)ksync::reduce(exec, data, reduce_op::sum, strategy);
+      FAIL() << "expected std::invalid_argument for " << ksync::to_string(strategy);
+    } catch (const std::invalid_argument& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("strategy = " + std::string(ksync::to_string(strategy))), std::string::npos) << message;
+      EXPECT_NE(message.find("needs exec to be Kokkos::Cuda"), std::string::npos) << message;
+    }
   }
 }
 

@@ -17,42 +17,49 @@ namespace ksync::bench {
 namespace {
 
 // x[i] = i % 8: see ksync::bench::pattern_sum.
-__global__ void fill_pattern(float* data, std::int64_t n) {
+template <class T>
+__global__ void fill_pattern(T* data, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    data[i] = static_cast<float>(i % 8);
+    data[i] = static_cast<T>(i % 8);
   }
 }
 
-ksync::cuda::device_buffer<float> make_input(std::int64_t n) {
-  ksync::cuda::device_buffer<float> data(static_cast<std::size_t>(n));
+template <class T = float>
+ksync::cuda::device_buffer<T> make_input(std::int64_t n) {
+  ksync::cuda::device_buffer<T> data(static_cast<std::size_t>(n));
   fill_pattern<<<1024, 256>>>(data.data(), n);
   KSYNC_CUDA_CHECK(cudaGetLastError());
   KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
   return data;
 }
 
-// Times `run` per iteration with events recorded on `stream` around it, after one untimed call.
+// Times `run` with events recorded on `stream` around each sample (see ksync::bench::timing), after one
+// untimed call; reports the time per call.
 template <class Run>
-void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t bytes_per_call, Run&& run) {
+void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t bytes_per_call, Run&& run,
+                    timing mode = timing::throughput) {
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   KSYNC_CUDA_CHECK(cudaEventCreate(&start));
   KSYNC_CUDA_CHECK(cudaEventCreate(&stop));
-  run();  // warm-up, untimed: module loading, the scratch pool's first allocation
+  run();  // warm-up, untimed: module loading, the workspace's first allocation
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const int calls = calls_per_sample(mode, bytes_per_call);
   for (auto _ : state) {
     KSYNC_CUDA_CHECK(cudaEventRecord(start, stream));
-    run();
+    for (int call = 0; call < calls; ++call)
+      run();
     KSYNC_CUDA_CHECK(cudaEventRecord(stop, stream));
     KSYNC_CUDA_CHECK(cudaEventSynchronize(stop));
     float milliseconds = 0;
     KSYNC_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
-    state.SetIterationTime(milliseconds * 1e-3);
+    state.SetIterationTime(milliseconds * 1e-3 / calls);
   }
   KSYNC_CUDA_CHECK(cudaEventDestroy(start));
   KSYNC_CUDA_CHECK(cudaEventDestroy(stop));
   state.SetBytesProcessed(state.iterations() * bytes_per_call);
+  state.counters["calls_per_sample"] = calls;
 }
 
 // The bandwidth ceiling of the same run: a device-to-device cudaMemcpyAsync.

@@ -1,59 +1,245 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Native reduction: ksync::cuda::reduce beside CUB's DeviceReduce::Sum (the vendor baseline) and a
-// device-to-device copy (the bandwidth ceiling), all timed with CUDA events on one stream in one run.
+// Native device-wide reductions and transform, side by side with the vendor baselines in one run: every
+// ksync::cuda strategy against CUB DeviceReduce (sum, min, max), cuBLAS dot, and a device-to-device copy
+// (the bandwidth ceiling), all timed with CUDA events on one stream. The tuning knobs are swept at a
+// launch-bound and a bandwidth-bound size.
 #include "native.cuh"
 
 #include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device/transform.cuh>
 
 #include <benchmark/benchmark.h>
+#include <cublas_v2.h>
 #include <cub/device/device_reduce.cuh>
 
-#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace {
 
+using ksync::reduce_op;
+using ksync::reduce_strategy;
 using ksync::bench::make_input;
 using ksync::bench::time_on_stream;
+using ksync::cuda::device_buffer;
 
-void check_sum(benchmark::State& state, const ksync::cuda::device_buffer<float>& result, std::int64_t n) {
-  ksync::bench::check_pattern_sum(state, result.to_host().at(0), n);
+constexpr reduce_strategy strategies[] = {reduce_strategy::two_pass, reduce_strategy::last_block,
+                                          reduce_strategy::grid_sync, reduce_strategy::cluster,
+                                          reduce_strategy::atomics};
+
+template <class T>
+std::string type_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  return "int64";
 }
 
-void native_reduce(benchmark::State& state) {
+template <class T>
+void check(benchmark::State& state, const device_buffer<T>& result, std::int64_t n, const char* what) {
+  ksync::bench::check_pattern_result(state, static_cast<double>(result.to_host().at(0)), n, what);
+}
+
+template <class T>
+void time_native_reduce(benchmark::State& state, reduce_op op, reduce_strategy strategy,
+                        ksync::cuda::reduce_tuning tuning, ksync::bench::timing mode) {
   const std::int64_t n = state.range(0);
-  const auto data = make_input(n);
-  ksync::cuda::device_buffer<float> result(1);
-  time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
-    ksync::cuda::reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), result.data());
-  });
-  check_sum(state, result, n);
+  const auto data = make_input<T>(n);
+  device_buffer<T> result(1);
+  try {
+    time_on_stream(
+        state, cudaStreamPerThread, n * static_cast<std::int64_t>(sizeof(T)),
+        [&] {
+          ksync::cuda::reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), op, strategy,
+                              result.data(), tuning);
+        },
+        mode);
+  } catch (const std::invalid_argument& refused) {  // e.g. a cluster size this device does not take
+    state.SkipWithError(refused.what());
+    return;
+  }
+  check(state, result, n, std::string(ksync::to_string(op)).c_str());
   state.counters["n"] = static_cast<double>(n);
 }
 
-void cub_reduce(benchmark::State& state) {
+template <class T>
+void time_cub_reduce(benchmark::State& state, reduce_op op, ksync::bench::timing mode) {
   const std::int64_t n = state.range(0);
-  const auto data = make_input(n);
-  ksync::cuda::device_buffer<float> result(1);
+  const auto data = make_input<T>(n);
+  device_buffer<T> result(1);
+  const auto call = [&](void* temp, std::size_t& bytes) {
+    switch (op) {
+      case reduce_op::min:
+        return cub::DeviceReduce::Min(temp, bytes, data.data(), result.data(), n, cudaStreamPerThread);
+      case reduce_op::max:
+        return cub::DeviceReduce::Max(temp, bytes, data.data(), result.data(), n, cudaStreamPerThread);
+      default:
+        return cub::DeviceReduce::Sum(temp, bytes, data.data(), result.data(), n, cudaStreamPerThread);
+    }
+  };
   std::size_t temp_bytes = 0;
-  KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, data.data(), result.data(), n, cudaStreamPerThread));
-  ksync::cuda::device_buffer<unsigned char> temp(temp_bytes);
-  time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
-    KSYNC_CUDA_CHECK(
-        cub::DeviceReduce::Sum(temp.data(), temp_bytes, data.data(), result.data(), n, cudaStreamPerThread));
-  });
-  check_sum(state, result, n);
+  KSYNC_CUDA_CHECK(call(nullptr, temp_bytes));
+  device_buffer<unsigned char> temp(temp_bytes);
+  time_on_stream(
+      state, cudaStreamPerThread, n * static_cast<std::int64_t>(sizeof(T)),
+      [&] { KSYNC_CUDA_CHECK(call(temp.data(), temp_bytes)); }, mode);
+  check(state, result, n, std::string(ksync::to_string(op)).c_str());
   state.counters["n"] = static_cast<double>(n);
+}
+
+void time_native_dot(benchmark::State& state, reduce_strategy strategy) {
+  const std::int64_t n = state.range(0);
+  const auto x = make_input<float>(n);
+  const auto y = make_input<float>(n);
+  device_buffer<float> result(1);
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
+    ksync::cuda::dot(cudaStreamPerThread, x.data(), y.data(), static_cast<std::size_t>(n), strategy, result.data());
+  });
+  check(state, result, n, "dot");
+  state.counters["n"] = static_cast<double>(n);
+}
+
+// cuBLAS sdot with the result left in device memory (pointer mode device): asynchronous like ours.
+void time_cublas_dot(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto x = make_input<float>(n);
+  const auto y = make_input<float>(n);
+  device_buffer<float> result(1);
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+    state.SkipWithError("cublasCreate failed");
+    return;
+  }
+  cublasSetStream(handle, cudaStreamPerThread);
+  cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE);
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
+    if (cublasSdot(handle, static_cast<int>(n), x.data(), 1, y.data(), 1, result.data()) != CUBLAS_STATUS_SUCCESS)
+      state.SkipWithError("cublasSdot failed");
+  });
+  cublasDestroy(handle);
+  check(state, result, n, "dot");
+  state.counters["n"] = static_cast<double>(n);
+}
+
+// y = 2x, the transform target: compare with native/device_copy/float (same bytes: read n, write n).
+struct Twice {
+  __device__ float operator()(float x) const { return 2.0f * x; }
+};
+
+void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning) {
+  const std::int64_t n = state.range(0);
+  const auto in = make_input<float>(n);
+  device_buffer<float> out(static_cast<std::size_t>(n));
+  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
+    ksync::cuda::transform(cudaStreamPerThread, in.data(), static_cast<std::size_t>(n), out.data(), Twice{}, tuning);
+  });
+  const auto host = out.to_host();
+  if (n > 3 && host[3] != 6.0f) state.SkipWithError("wrong transform");
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void register_operator_and_type_comparisons(std::int64_t n) {
+  const std::string type = type_name<T>();
+  for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
+    if (std::is_same_v<T, float> && op == reduce_op::sum) continue;  // the sweep has it
+    const std::string name = std::string(ksync::to_string(op)) + "/" + type;
+    benchmark::RegisterBenchmark("native/reduce/" + name + "/last_block", time_native_reduce<T>, op,
+                                 reduce_strategy::last_block, ksync::cuda::reduce_tuning{},
+                                 ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("cub/reduce/" + name, time_cub_reduce<T>, op, ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
+  }
 }
 
 }  // namespace
 
 void ksync::bench::register_reduce_benchmarks(bool smoke) {
-  for (const auto n : ksync::bench::reduce_sizes(smoke)) {
-    benchmark::RegisterBenchmark("native/reduce/sum/float", native_reduce)->Arg(n)->UseManualTime();
-    benchmark::RegisterBenchmark("cub/reduce/sum/float", cub_reduce)->Arg(n)->UseManualTime();
+  for (const auto n : reduce_sweep_sizes(smoke)) {
+    for (const auto strategy : strategies) {
+      benchmark::RegisterBenchmark("native/reduce/sum/float/" + std::string(ksync::to_string(strategy)),
+                                   time_native_reduce<float>, reduce_op::sum, strategy, ksync::cuda::reduce_tuning{},
+                                   ksync::bench::timing::throughput)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+    benchmark::RegisterBenchmark("cub/reduce/sum/float", time_cub_reduce<float>, reduce_op::sum,
+                                 ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
+    // One call from an idle stream, launch included: where one launch instead of two shows most.
+    benchmark::RegisterBenchmark("native/reduce_latency/sum/float/last_block", time_native_reduce<float>,
+                                 reduce_op::sum, reduce_strategy::last_block, ksync::cuda::reduce_tuning{},
+                                 ksync::bench::timing::latency)
+        ->Arg(n)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("cub/reduce_latency/sum/float", time_cub_reduce<float>, reduce_op::sum,
+                                 ksync::bench::timing::latency)
+        ->Arg(n)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("native/device_copy/float", ksync::bench::device_copy)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{})
+        ->Arg(n)
+        ->UseManualTime();
+  }
+  for (const auto n : reduce_focus_sizes(smoke)) {
+    register_operator_and_type_comparisons<float>(n);
+    register_operator_and_type_comparisons<double>(n);
+    register_operator_and_type_comparisons<std::int32_t>(n);
+    register_operator_and_type_comparisons<std::int64_t>(n);
+    for (const auto strategy : {reduce_strategy::two_pass, reduce_strategy::last_block}) {
+      benchmark::RegisterBenchmark("native/dot/float/" + std::string(ksync::to_string(strategy)), time_native_dot,
+                                   strategy)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+    benchmark::RegisterBenchmark("cublas/dot/float", time_cublas_dot)->Arg(n)->UseManualTime();
+    // The knobs: block size x minimum items per thread x blocks per multiprocessor (0: all resident).
+    for (const int block_size : {128, 256, 512}) {
+      for (const int items : {4, 16, 64}) {
+        for (const int blocks_per_sm : {0, 2, 4}) {
+          const std::string knobs =
+              "b" + std::to_string(block_size) + "_i" + std::to_string(items) + "_s" + std::to_string(blocks_per_sm);
+          benchmark::RegisterBenchmark(
+              "native/reduce_tuning/sum/float/last_block/" + knobs, time_native_reduce<float>, reduce_op::sum,
+              reduce_strategy::last_block,
+              ksync::cuda::reduce_tuning{
+                  .block_size = block_size, .items_per_thread = items, .blocks_per_sm = blocks_per_sm},
+              ksync::bench::timing::throughput)
+              ->Arg(n)
+              ->UseManualTime();
+        }
+      }
+    }
+    // Transform knobs: block size x grid (resident blocks, or 4 / 16 times more) x streaming stores.
+    for (const int block_size : {256, 512}) {
+      for (const int blocks_per_sm : {0, 32, 128}) {
+        for (const bool streaming : {false, true}) {
+          const std::string knobs =
+              "b" + std::to_string(block_size) + "_s" + std::to_string(blocks_per_sm) + (streaming ? "_cs" : "_wb");
+          benchmark::RegisterBenchmark(
+              "native/transform_tuning/float/" + knobs, time_native_transform,
+              ksync::cuda::transform_tuning{
+                  .block_size = block_size, .blocks_per_sm = blocks_per_sm, .streaming_stores = streaming})
+              ->Arg(n)
+              ->UseManualTime();
+        }
+      }
+    }
+    for (const int cluster_size : {1, 2, 4, 8, 16}) {
+      benchmark::RegisterBenchmark("native/reduce_tuning/sum/float/cluster/c" + std::to_string(cluster_size),
+                                   time_native_reduce<float>, reduce_op::sum, reduce_strategy::cluster,
+                                   ksync::cuda::reduce_tuning{.cluster_size = cluster_size},
+                                   ksync::bench::timing::throughput)
+          ->Arg(n)
+          ->UseManualTime();
+    }
   }
 }

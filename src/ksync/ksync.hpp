@@ -8,4 +8,5 @@
 #include <ksync/reduce.hpp>
 #include <ksync/reverse.hpp>
 #include <ksync/segment_reduce.hpp>
+#include <ksync/transform.hpp>
 #include <ksync/types.hpp>

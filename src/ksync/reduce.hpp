@@ -1,20 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::reduce — the sum of a rank-1 View, written with Kokkos alone. The hand-written CUDA twin is
-// ksync::cuda::reduce (cuda_native/include/ksync/cuda/device/reduce.hpp).
+// ksync::reduce, ksync::dot, ksync::transform_reduce — device-wide reductions of rank-1 Views, with Kokkos
+// alone or, on Kokkos::Cuda, through ksync's hand-written kernels. The native twins live in
+// cuda_native/include/ksync/cuda/device/reduce.hpp (.cuh for transform_reduce).
 //
-//   ksync::reduce(exec, data, result)  asynchronous: the sum lands in the rank-0 View `result` once `exec`
-//                                      reaches that point of its queue; nothing is fenced.
-//   auto s = ksync::reduce(exec, data) blocking: returns the sum on the host; `exec` (only it) is fenced.
+//   reduce(exec, data, op, strategy, result)   asynchronous: op over data lands in the rank-0 View `result`
+//                                              once `exec` reaches that point of its queue; nothing is fenced.
+//   auto r = reduce(exec, data, op[, strategy]) blocking: returns the value; fences `exec` (only it).
+//   reduce(exec, data, result) / reduce(exec, data)                     the sum, automatic strategy
+//   dot(exec, x, y, strategy, result) / dot(exec, x, y[, strategy])     sum of x(i) * y(i)
+//   transform_reduce(exec, data, op, f, strategy, result) / (exec, data, op, f[, strategy])  op over f(data(i))
 //
-// Floating-point sums are combined in an unspecified order, so they differ from a sequential sum by
-// rounding; the error never exceeds (n-1) u / (1 - (n-1) u) * sum |x_i| (u: the unit roundoff of the
-// accumulator, see detail::accumulator_t). On GPU backends it is far smaller: each thread adds only a few
-// values before a tree combines the partials.
+// Strategies (ksync::reduce_strategy, types.hpp): kokkos, team and tuned are Kokkos code and run on every
+// backend (automatic = tuned); two_pass, last_block, grid_sync, cluster and atomics run ksync::cuda's
+// kernels on exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, int32, int64,
+// float or double elements and contiguous Views; elsewhere they throw std::invalid_argument.
+//
+// Floating-point sums are combined in an order that depends on the backend and the launch shape, so they
+// differ from a sequential sum by rounding, never by more than gamma(n-1) * sum |x_i| (gamma(k) = k u /
+// (1 - k u), u the unit roundoff of the accumulator: double for float sums on host backends, see
+// detail::accumulator_t). On GPUs each thread folds n / P values before a tree combines P partials, so
+// the bound tightens to gamma(n/P + log2 P + 3) (see ksync::cuda::reduce).
 #pragma once
 
 #include <ksync/compat.hpp>
+#include <ksync/detail/arguments.hpp>
+#include <ksync/detail/fold.hpp>
+#include <ksync/detail/native_bridge.hpp>
+#include <ksync/types.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -23,35 +38,32 @@ namespace ksync {
 namespace detail {
 
 template <class ExecutionSpace, class DataView>
-constexpr void check_reduce_arguments() {
+constexpr void check_reduce_input() {
   static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
                 "ksync::reduce: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view_v<DataView>, "ksync::reduce: `data` must be a Kokkos::View");
-  static_assert(compat::view_rank<DataView> == 1, "ksync::reduce: `data` must be a rank-1 View");
+  static_assert(Kokkos::is_view_v<DataView>, "ksync::reduce: the data must be a Kokkos::View");
+  static_assert(compat::view_rank<DataView> == 1, "ksync::reduce: the data must be a rank-1 View");
   static_assert(std::is_arithmetic_v<typename DataView::non_const_value_type>,
-                "ksync::reduce: `data` must hold an arithmetic type");
+                "ksync::reduce: the data must hold an arithmetic type");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename DataView::memory_space>::accessible,
-                "ksync::reduce: `data` lives in a memory space that `exec` cannot access");
+                "ksync::reduce: the data lives in a memory space that `exec` cannot access");
 }
 
-// The type partial sums are kept in. On host backends each thread adds a contiguous share of the data in
-// sequence, and a float partial of values of one sign stops growing once it passes 2^24 (a small addend
-// rounds away; the benchmark's check failed at 2^24 and 2^28 floats on 2 OpenMP threads). So float data is
-// summed in double there, at no cost to a memory-bound loop. On GPU backends each thread adds only a few
-// values before the tree combines them (as CUB does), and float stays float.
-template <class ExecutionSpace, class T>
-using accumulator_t = std::conditional_t<
-    std::is_same_v<T, float> &&
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible,
-    double, T>;
+template <class ExecutionSpace, class T, class ResultView>
+constexpr void check_reduce_result() {
+  static_assert(Kokkos::is_view_v<ResultView> && compat::view_rank<ResultView> == 0,
+                "ksync::reduce: `result` must be a rank-0 Kokkos::View");
+  static_assert(std::is_same_v<typename ResultView::value_type, T>,
+                "ksync::reduce: `result` must hold the non-const value type of the data");
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename ResultView::memory_space>::accessible,
+                "ksync::reduce: `result` lives in a memory space that `exec` cannot access");
+}
 
-// One element per index; Kokkos combines the per-thread partial sums. 64-bit indices so that Views of more
-// than 2^31 elements reduce correctly.
-template <class DataView, class Accumulator>
-struct SumFunctor {
-  DataView data;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, Accumulator& sum) const { sum += data(i); }
-};
+inline void check_portable_strategy(const char* where, reduce_strategy strategy) {
+  check_argument(strategy == reduce_strategy::automatic || strategy == reduce_strategy::kokkos ||
+                     strategy == reduce_strategy::team || strategy == reduce_strategy::tuned || is_native(strategy),
+                 where, "strategy = ", to_string(strategy), " is unknown");
+}
 
 // Stores a wider accumulator into the caller's result View, in stream order.
 template <class WideView, class ResultView>
@@ -63,47 +75,188 @@ struct NarrowResult {
   }
 };
 
-template <class ExecutionSpace>
-using IndexPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+// op over term(0 .. n-1) by a portable strategy into `target`: a rank-0 View (asynchronous) or a host
+// scalar (blocking) of T; accumulates in accumulator_t and narrows at the end.
+template <class T, class ExecutionSpace, class Term, class Target>
+void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_op op,
+                   reduce_strategy strategy, Target& target) {
+  with_reduce_op(op, [&](auto op_constant) {
+    constexpr reduce_op Op = decltype(op_constant)::value;
+    using Acc = accumulator_t<ExecutionSpace, Op, T>;
+    if (n == 0) {
+      // Kokkos' reducers would write Kokkos' identity, which is not ksync's in every version (compat.hpp).
+      if constexpr (Kokkos::is_view_v<Target>) {
+        Kokkos::deep_copy(exec, target, combine<Op>::template identity<T>());
+      } else {
+        target = combine<Op>::template identity<T>();
+      }
+    } else if constexpr (std::is_same_v<Acc, T>) {
+      fold<Op, Acc>(label, exec, n, term, strategy, target);
+    } else if constexpr (Kokkos::is_view_v<Target>) {
+      const Kokkos::View<Acc, typename Target::memory_space> wide(
+          Kokkos::view_alloc(exec, "ksync::reduce::accumulator"));
+      fold<Op, Acc>(label, exec, n, term, strategy, wide);
+      Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
+                           NarrowResult<decltype(wide), Target>{wide, target});
+    } else {
+      Acc wide{};
+      fold<Op, Acc>(label, exec, n, term, strategy, wide);
+      target = static_cast<T>(wide);
+    }
+  });
+}
 
-}  // namespace detail
+template <class DataView>
+struct ElementTerm {
+  DataView data;
+  KOKKOS_FUNCTION typename DataView::non_const_value_type operator()(std::int64_t i) const { return data(i); }
+};
 
-// Asynchronous: enqueues the sum of `data` into the rank-0 View `result` on `exec`.
-template <class ExecutionSpace, class DataView, class ResultView>
-void reduce(const ExecutionSpace& exec, const DataView& data, const ResultView& result) {
-  detail::check_reduce_arguments<ExecutionSpace, DataView>();
-  static_assert(Kokkos::is_view_v<ResultView> && compat::view_rank<ResultView> == 0,
-                "ksync::reduce: `result` must be a rank-0 Kokkos::View");
-  static_assert(std::is_same_v<typename ResultView::value_type, typename DataView::non_const_value_type>,
-                "ksync::reduce: `result` must hold the non-const value type of `data`");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename ResultView::memory_space>::accessible,
-                "ksync::reduce: `result` lives in a memory space that `exec` cannot access");
-  using value_type = typename DataView::non_const_value_type;
-  using accumulator = detail::accumulator_t<ExecutionSpace, value_type>;
-  const auto n = static_cast<std::int64_t>(data.extent(0));
-  const detail::IndexPolicy<ExecutionSpace> policy(exec, 0, n);
-  if constexpr (std::is_same_v<accumulator, value_type>) {
-    Kokkos::parallel_reduce("ksync::reduce::sum", policy, detail::SumFunctor<DataView, accumulator>{data}, result);
+template <class XView, class YView>
+struct ProductTerm {
+  XView x;
+  YView y;
+  KOKKOS_FUNCTION typename XView::non_const_value_type operator()(std::int64_t i) const { return x(i) * y(i); }
+};
+
+template <class DataView, class Transform>
+struct TransformTerm {
+  DataView data;
+  Transform transform;
+  KOKKOS_FUNCTION typename DataView::non_const_value_type operator()(std::int64_t i) const {
+    return transform(data(i));
+  }
+};
+
+template <class ExecutionSpace, class DataView, class Target>
+void reduce_into(const ExecutionSpace& exec, const DataView& data, reduce_op op, reduce_strategy strategy,
+                 Target& target) {
+  using T = typename DataView::non_const_value_type;
+  constexpr const char* where = "ksync::reduce";
+  check_portable_strategy(where, strategy);
+  check_native_reachable<ExecutionSpace, T>(where, strategy);
+  if (is_native(strategy)) {
+    check_contiguous(where, "data", data);
+    native_reduce(exec, data.data(), data.extent(0), op, strategy, target);
   } else {
-    const Kokkos::View<accumulator, typename ResultView::memory_space> wide(
-        Kokkos::view_alloc(exec, "ksync::reduce::accumulator"));
-    Kokkos::parallel_reduce("ksync::reduce::sum", policy, detail::SumFunctor<DataView, accumulator>{data}, wide);
-    Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
-                         detail::NarrowResult<decltype(wide), ResultView>{wide, result});
+    const char* label = op == reduce_op::sum   ? "ksync::reduce::sum"
+                        : op == reduce_op::min ? "ksync::reduce::min"
+                                               : "ksync::reduce::max";
+    fold_portable<T>(label, exec, static_cast<std::int64_t>(data.extent(0)), ElementTerm<DataView>{data}, op, strategy,
+                     target);
   }
 }
 
-// Blocking: returns the sum of `data`; fences `exec` (Kokkos does so for a host result), nothing else.
+template <class ExecutionSpace, class XView, class YView, class Target>
+void dot_into(const ExecutionSpace& exec, const XView& x, const YView& y, reduce_strategy strategy, Target& target) {
+  using T = typename XView::non_const_value_type;
+  constexpr const char* where = "ksync::dot";
+  static_assert(std::is_same_v<T, typename YView::non_const_value_type>, "ksync::dot: x and y must hold one type");
+  check_argument(x.extent(0) == y.extent(0), where, "y.extent(0) = ", y.extent(0), " but x.extent(0) = ", x.extent(0));
+  check_portable_strategy(where, strategy);
+  check_native_reachable<ExecutionSpace, T>(where, strategy);
+  if (is_native(strategy)) {
+    check_contiguous(where, "x", x);
+    check_contiguous(where, "y", y);
+    native_dot(exec, x.data(), y.data(), x.extent(0), strategy, target);
+  } else {
+    fold_portable<T>("ksync::dot", exec, static_cast<std::int64_t>(x.extent(0)), ProductTerm<XView, YView>{x, y},
+                     reduce_op::sum, strategy, target);
+  }
+}
+
+template <class ExecutionSpace, class DataView, class Transform, class Target>
+void transform_reduce_into(const ExecutionSpace& exec, const DataView& data, reduce_op op, const Transform& f,
+                           reduce_strategy strategy, Target& target) {
+  using T = typename DataView::non_const_value_type;
+  constexpr const char* where = "ksync::transform_reduce";
+  check_portable_strategy(where, strategy);
+  check_native_reachable<ExecutionSpace, T>(where, strategy, /*needs_cuda_compiler=*/true);
+  if (is_native(strategy)) {
+    check_contiguous(where, "data", data);
+    native_transform_reduce(exec, data.data(), data.extent(0), op, f, strategy, target);
+  } else {
+    fold_portable<T>("ksync::transform_reduce", exec, static_cast<std::int64_t>(data.extent(0)),
+                     TransformTerm<DataView, Transform>{data, f}, op, strategy, target);
+  }
+}
+
+}  // namespace detail
+
+// Asynchronous: enqueues op over `data` into the rank-0 View `result` on `exec`.
+template <class ExecutionSpace, class DataView, class ResultView>
+void reduce(const ExecutionSpace& exec, const DataView& data, reduce_op op, reduce_strategy strategy,
+            const ResultView& result) {
+  detail::check_reduce_input<ExecutionSpace, DataView>();
+  detail::check_reduce_result<ExecutionSpace, typename DataView::non_const_value_type, ResultView>();
+  ResultView target = result;
+  detail::reduce_into(exec, data, op, strategy, target);
+}
+
+// Blocking: returns op over `data`; fences `exec` (Kokkos does so for a host result), nothing else.
+template <class ExecutionSpace, class DataView>
+[[nodiscard]] typename DataView::non_const_value_type reduce(const ExecutionSpace& exec, const DataView& data,
+                                                             reduce_op op,
+                                                             reduce_strategy strategy = reduce_strategy::automatic) {
+  detail::check_reduce_input<ExecutionSpace, DataView>();
+  typename DataView::non_const_value_type value{};
+  detail::reduce_into(exec, data, op, strategy, value);
+  return value;
+}
+
+// The sum, by the automatic strategy: asynchronous into a rank-0 View, and blocking.
+template <class ExecutionSpace, class DataView, class ResultView>
+  requires Kokkos::is_view_v<ResultView>
+void reduce(const ExecutionSpace& exec, const DataView& data, const ResultView& result) {
+  reduce(exec, data, reduce_op::sum, reduce_strategy::automatic, result);
+}
 template <class ExecutionSpace, class DataView>
 [[nodiscard]] typename DataView::non_const_value_type reduce(const ExecutionSpace& exec, const DataView& data) {
-  detail::check_reduce_arguments<ExecutionSpace, DataView>();
-  using value_type = typename DataView::non_const_value_type;
-  using accumulator = detail::accumulator_t<ExecutionSpace, value_type>;
-  accumulator sum{};
-  const auto n = static_cast<std::int64_t>(data.extent(0));
-  Kokkos::parallel_reduce("ksync::reduce::sum", detail::IndexPolicy<ExecutionSpace>(exec, 0, n),
-                          detail::SumFunctor<DataView, accumulator>{data}, sum);
-  return static_cast<value_type>(sum);
+  return reduce(exec, data, reduce_op::sum);
+}
+
+// Asynchronous: enqueues sum_i x(i) * y(i) into the rank-0 View `result` on `exec`.
+template <class ExecutionSpace, class XView, class YView, class ResultView>
+void dot(const ExecutionSpace& exec, const XView& x, const YView& y, reduce_strategy strategy,
+         const ResultView& result) {
+  detail::check_reduce_input<ExecutionSpace, XView>();
+  detail::check_reduce_input<ExecutionSpace, YView>();
+  detail::check_reduce_result<ExecutionSpace, typename XView::non_const_value_type, ResultView>();
+  ResultView target = result;
+  detail::dot_into(exec, x, y, strategy, target);
+}
+
+// Blocking: returns sum_i x(i) * y(i); fences `exec` only.
+template <class ExecutionSpace, class XView, class YView>
+[[nodiscard]] typename XView::non_const_value_type dot(const ExecutionSpace& exec, const XView& x, const YView& y,
+                                                       reduce_strategy strategy = reduce_strategy::automatic) {
+  detail::check_reduce_input<ExecutionSpace, XView>();
+  detail::check_reduce_input<ExecutionSpace, YView>();
+  typename XView::non_const_value_type value{};
+  detail::dot_into(exec, x, y, strategy, value);
+  return value;
+}
+
+// Asynchronous: enqueues op over f(data(i)) into the rank-0 View `result` on `exec`. `f` maps the element
+// type to itself and is callable on exec's device (KOKKOS_FUNCTION / KOKKOS_LAMBDA).
+template <class ExecutionSpace, class DataView, class Transform, class ResultView>
+void transform_reduce(const ExecutionSpace& exec, const DataView& data, reduce_op op, const Transform& f,
+                      reduce_strategy strategy, const ResultView& result) {
+  detail::check_reduce_input<ExecutionSpace, DataView>();
+  detail::check_reduce_result<ExecutionSpace, typename DataView::non_const_value_type, ResultView>();
+  ResultView target = result;
+  detail::transform_reduce_into(exec, data, op, f, strategy, target);
+}
+
+// Blocking: returns op over f(data(i)); fences `exec` only.
+template <class ExecutionSpace, class DataView, class Transform>
+[[nodiscard]] typename DataView::non_const_value_type transform_reduce(
+    const ExecutionSpace& exec, const DataView& data, reduce_op op, const Transform& f,
+    reduce_strategy strategy = reduce_strategy::automatic) {
+  detail::check_reduce_input<ExecutionSpace, DataView>();
+  typename DataView::non_const_value_type value{};
+  detail::transform_reduce_into(exec, data, op, f, strategy, value);
+  return value;
 }
 
 }  // namespace ksync

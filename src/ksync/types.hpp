@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace ksync {
@@ -20,6 +22,89 @@ enum class reduce_op { sum, min, max };
       return "min";
     case reduce_op::max:
       return "max";
+  }
+  return "unknown";
+}
+
+// How a device-wide reduction is carried out. Each half accepts the strategies it implements and throws
+// std::invalid_argument naming any other; docs/architecture.md describes each one.
+//   automatic   — the fastest measured strategy of the half you call (native: last_block; portable: tuned)
+//   Portable (Kokkos only, any backend):
+//   kokkos      — Kokkos::parallel_reduce over a RangePolicy, one element per index: what users write
+//   team        — TeamPolicy: each team reduces a contiguous chunk with TeamThreadRange, then the league
+//   tuned       — a league sized from concurrency(); each index keeps independent partials over many elements
+//   Native (ksync::cuda; reachable from ksync:: on Kokkos::Cuda through the bridge):
+//   two_pass    — per-block partials, then a second kernel
+//   last_block  — one kernel: __threadfence + an atomic ticket; the last block to finish combines the partials
+//   grid_sync   — one cooperative kernel: grid.sync(), then block 0 combines the partials
+//   cluster     — one kernel of thread-block clusters (sm_90): distributed shared memory after cluster.sync(),
+//                 one partial per cluster, then the last cluster combines them
+//   atomics     — every block combines its value into the result with an atomic operation
+enum class reduce_strategy { automatic, kokkos, team, tuned, two_pass, last_block, grid_sync, cluster, atomics };
+
+inline constexpr reduce_strategy all_reduce_strategies[] = {
+    reduce_strategy::automatic, reduce_strategy::kokkos,   reduce_strategy::team,
+    reduce_strategy::tuned,     reduce_strategy::two_pass, reduce_strategy::last_block,
+    reduce_strategy::grid_sync, reduce_strategy::cluster,  reduce_strategy::atomics};
+
+[[nodiscard]] constexpr std::string_view to_string(reduce_strategy strategy) noexcept {
+  switch (strategy) {
+    case reduce_strategy::automatic:
+      return "automatic";
+    case reduce_strategy::kokkos:
+      return "kokkos";
+    case reduce_strategy::team:
+      return "team";
+    case reduce_strategy::tuned:
+      return "tuned";
+    case reduce_strategy::two_pass:
+      return "two_pass";
+    case reduce_strategy::last_block:
+      return "last_block";
+    case reduce_strategy::grid_sync:
+      return "grid_sync";
+    case reduce_strategy::cluster:
+      return "cluster";
+    case reduce_strategy::atomics:
+      return "atomics";
+  }
+  return "unknown";
+}
+
+// The strategy named `name` (as to_string spells it); throws std::invalid_argument for any other name.
+[[nodiscard]] inline reduce_strategy reduce_strategy_from_string(std::string_view name) {
+  for (const auto strategy : all_reduce_strategies) {
+    if (to_string(strategy) == name) return strategy;
+  }
+  throw std::invalid_argument("ksync::reduce_strategy_from_string: name = \"" + std::string(name) +
+                              "\" is not a strategy (automatic, kokkos, team, tuned, two_pass, last_block, "
+                              "grid_sync, cluster, atomics)");
+}
+
+// Whether `strategy` runs the hand-written CUDA kernels of ksync::cuda (as opposed to Kokkos code).
+[[nodiscard]] constexpr bool is_native(reduce_strategy strategy) noexcept {
+  return strategy == reduce_strategy::two_pass || strategy == reduce_strategy::last_block ||
+         strategy == reduce_strategy::grid_sync || strategy == reduce_strategy::cluster ||
+         strategy == reduce_strategy::atomics;
+}
+
+// How ksync::transform maps in to out.
+//   automatic — tuned;  kokkos — parallel_for over RangePolicy(0, n), one element per index;
+//   tuned     — a league sized from concurrency(), each index maps several elements (interleaved on GPUs,
+//               a contiguous chunk on host backends);
+//   native    — ksync::cuda::transform on exec's stream (Kokkos::Cuda and the native half only).
+enum class transform_strategy { automatic, kokkos, tuned, native };
+
+[[nodiscard]] constexpr std::string_view to_string(transform_strategy strategy) noexcept {
+  switch (strategy) {
+    case transform_strategy::automatic:
+      return "automatic";
+    case transform_strategy::kokkos:
+      return "kokkos";
+    case transform_strategy::tuned:
+      return "tuned";
+    case transform_strategy::native:
+      return "native";
   }
   return "unknown";
 }

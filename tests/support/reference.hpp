@@ -108,6 +108,94 @@ inline std::vector<std::int32_t> mixed_flags(std::size_t n, int segment_size, st
 // block, and a large prime.
 inline constexpr std::array<std::size_t, 9> reduce_sizes{0, 1, 31, 32, 33, 255, 256, 257, 1'000'003};
 
+// Device-wide reductions: the sizes above, around a 256-thread block of 16 items (4096) and 4 packs of
+// four per thread (16384), primes, and 10^8 + 7. GPU suites add sizes around their device's grid.
+inline constexpr std::array<std::size_t, 17> device_reduce_sizes{
+    0, 1, 31, 32, 33, 255, 256, 257, 4095, 4096, 4097, 16383, 16385, 65537, 1'000'003, 10'000'019, 100'000'007};
+
+// A cheap, reproducible hash of (i, seed) (splitmix64's finalizer): inputs of 10^8 elements in well under
+// a second.
+inline std::uint64_t mix(std::uint64_t i, std::uint64_t seed) {
+  std::uint64_t z = i + seed * 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Inputs on which every reduction is exact in every tested type, whatever the summation order: small
+// integers, dense ([0, 7]) up to 2^20 elements and sparse (one element in 64 in [1, 7], the rest 0)
+// beyond, so that every partial sum, even after a transform like 2x - 3, stays an integer below 2^24.
+// One -3 and one 11 at hashed places: min and max must find them.
+template <class T>
+std::vector<T> exact_reduction_input(std::size_t n, std::uint32_t seed) {
+  std::vector<T> data(n);
+  const bool dense = n <= (std::size_t{1} << 20);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t h = mix(i, seed);
+    data[i] = static_cast<T>(dense ? h % 8 : (h % 64 == 0 ? 1 + (h >> 8) % 7 : 0));
+  }
+  if (n > 0) {
+    data[mix(n, seed) % n] = static_cast<T>(-3);
+    data[mix(n + 1, seed) % n] = static_cast<T>(11);
+  }
+  return data;
+}
+
+// The exact op over f(data[i]), as T (exact for exact_reduction_input and the transforms the tests use).
+template <class T, class Transform>
+T reduction_reference(const std::vector<T>& data, reduce_op op, Transform f) {
+  if (op == reduce_op::sum) {
+    long double sum = 0;
+    for (const auto& x : data)
+      sum += static_cast<long double>(f(x));
+    return static_cast<T>(sum);
+  }
+  // The identities: +-infinity for floating types, max() / lowest() for integers (as Kokkos has them).
+  constexpr bool infinite = std::numeric_limits<T>::has_infinity;
+  const T largest = infinite ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  const T smallest = infinite ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  T acc = op == reduce_op::min ? largest : smallest;
+  for (const auto& x : data)
+    acc = op == reduce_op::min ? std::min<T>(acc, f(x)) : std::max<T>(acc, f(x));
+  return acc;
+}
+
+template <class T>
+T reduction_reference(const std::vector<T>& data, reduce_op op) {
+  return reduction_reference(data, op, [](T x) { return x; });
+}
+
+template <class T>
+T dot_reference(const std::vector<T>& x, const std::vector<T>& y) {
+  long double sum = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sum += static_cast<long double>(x[i]) * static_cast<long double>(y[i]);
+  return static_cast<T>(sum);
+}
+
+// The second factor of the dot tests: 0 or 1, so that x[i] * y[i] keeps exact_reduction_input's bounds.
+template <class T>
+std::vector<T> zero_one_input(std::size_t n, std::uint32_t seed) {
+  std::vector<T> data(n);
+  for (std::size_t i = 0; i < n; ++i)
+    data[i] = static_cast<T>(mix(i, seed) % 2);
+  return data;
+}
+
+inline constexpr std::array<reduce_op, 3> all_reduce_ops{reduce_op::sum, reduce_op::min, reduce_op::max};
+
+// The rounding bound of a sum whose each term passed through at most `depth` additions (a tree of P
+// partials over n / P sequential terms each has depth n / P + log2 P): gamma(depth) * sum |x_i|.
+template <class T>
+long double sum_error_bound(const std::vector<T>& data, std::size_t depth) {
+  long double magnitude = 0;
+  for (const auto& x : data)
+    magnitude += std::fabs(static_cast<long double>(x));
+  const long double u = std::numeric_limits<T>::epsilon() / 2;
+  const auto k = static_cast<long double>(depth);
+  return k * u / (1 - k * u) * magnitude;
+}
+
 // Integers in [0, 7] stored as T: for the sizes above every partial sum is an integer below 2^24, exactly
 // representable in float, so any summation order gives the same, exact result and tests compare bitwise.
 template <class T>

@@ -22,7 +22,12 @@ struct plus {
 struct minimum {
   template <class T>
   __host__ __device__ static constexpr T identity() {
-    return ::cuda::std::numeric_limits<T>::max();
+    // +infinity for floating types (a true identity, as Kokkos::reduction_identity has it), max() otherwise.
+    if constexpr (::cuda::std::numeric_limits<T>::has_infinity) {
+      return ::cuda::std::numeric_limits<T>::infinity();
+    } else {
+      return ::cuda::std::numeric_limits<T>::max();
+    }
   }
   template <class T>
   __host__ __device__ constexpr T operator()(const T& a, const T& b) const {
@@ -33,7 +38,11 @@ struct minimum {
 struct maximum {
   template <class T>
   __host__ __device__ static constexpr T identity() {
-    return ::cuda::std::numeric_limits<T>::lowest();
+    if constexpr (::cuda::std::numeric_limits<T>::has_infinity) {
+      return -::cuda::std::numeric_limits<T>::infinity();
+    } else {
+      return ::cuda::std::numeric_limits<T>::lowest();
+    }
   }
   template <class T>
   __host__ __device__ constexpr T operator()(const T& a, const T& b) const {

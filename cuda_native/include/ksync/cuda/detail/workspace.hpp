@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Per-stream scratch for ksync::cuda's single-launch reductions. A workspace belongs to one (device, stream)
+// pair — to one host thread as well for cudaStreamPerThread, which names a different stream on every
+// thread — so calls on different streams never share a ticket or partials, and calls on one stream are
+// ordered by the stream itself. It is allocated (and its ticket zeroed) on the first call on that stream,
+// then reused: a call costs no allocation. Workspaces live until the process ends; each holds about
+// 8 bytes per block the device can keep resident (some tens of KiB).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace ksync::cuda::detail {
+
+struct reduce_workspace {
+  void* partials = nullptr;        // partial_slots slots of 8 bytes (one per block or per cluster)
+  std::size_t partial_slots = 0;   // = the device's resident-block limit x its multiprocessors
+  unsigned int* ticket = nullptr;  // 0 between calls: the block that finishes a call resets it
+  void* device_result = nullptr;   // 8 bytes: where blocking calls' kernels put the result
+  void* host_result = nullptr;     // 8 bytes of pinned host memory: where blocking calls read it
+  int max_blocks_per_multiprocessor = 0;
+};
+
+// The workspace of `stream` (on the device that owns it).
+[[nodiscard]] const reduce_workspace& stream_workspace(cudaStream_t stream);
+
+}  // namespace ksync::cuda::detail

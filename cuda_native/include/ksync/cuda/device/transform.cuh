@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cuda::transform — out[i] = f(in[i]) for i in [0, n), hand-written in CUDA; the portable twin is
+// ksync::transform (src/ksync/transform.hpp). Include from .cu files: `f` is a device functor.
+//
+//   transform(stream, in, n, out, f[, tuning])  asynchronous: enqueued on `stream`, nothing synchronized.
+//
+// A grid-stride loop over as many blocks as can be resident, two independent 16-byte loads in flight per
+// thread when `in` and `out` are 16-byte aligned and their element types have the same size; scalar
+// otherwise. No barrier: every element is read and written by one thread. `in` and `out` may be the same
+// array (in place); arrays that overlap otherwise are rejected. Indices are 64-bit.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/readers.cuh>
+#include <ksync/cuda/detail/runtime.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace ksync::cuda {
+
+struct transform_tuning {
+  int block_size = 256;           // threads per block, 32 to 1024
+  int blocks_per_sm = 0;          // 0: as many as can be resident; more: a larger grid, fewer elements per thread
+  bool streaming_stores = false;  // st.global.cs: written lines are evicted first (data not read again soon)
+};
+
+namespace detail {
+
+template <class In, class Out, class F>
+__global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, bool vectorized, bool streaming_stores) {
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  std::size_t scalar_begin = 0;
+  if constexpr (sizeof(In) == sizeof(Out) && (sizeof(In) == 4 || sizeof(In) == 8)) {
+    if (vectorized) {
+      constexpr int width = pack16<In>::width;
+      const std::size_t packs = n / width;
+      const auto apply = [&](std::size_t p) {
+        const pack16<In> source = load_pack16(in + p * width);
+        pack16<Out> target;
+#pragma unroll
+        for (int k = 0; k < width; ++k)
+          target.value[k] = f(source.value[k]);
+        if (streaming_stores) {
+          int4 raw;
+          __builtin_memcpy(&raw, &target, 16);
+          __stcs(reinterpret_cast<int4*>(out + p * width), raw);
+        } else {
+          store_pack16(out + p * width, target);
+        }
+      };
+      std::size_t p = thread;
+      for (; p + threads < packs; p += 2 * threads) {  // two packs in flight
+        apply(p);
+        apply(p + threads);
+      }
+      if (p < packs) apply(p);
+      scalar_begin = packs * width;
+    }
+  }
+  for (std::size_t i = scalar_begin + thread; i < n; i += threads)
+    out[i] = f(in[i]);
+}
+
+}  // namespace detail
+
+// Asynchronous: enqueues out[i] = f(in[i]) for i in [0, n) on `stream`. Throws std::invalid_argument for
+// null arrays with n > 0, partly overlapping arrays and tuning out of range; ksync::cuda::cuda_error when a
+// CUDA call fails.
+template <class In, class Out, class F>
+void transform(cudaStream_t stream, const In* in, std::size_t n, Out* out, F f, const transform_tuning& tuning = {}) {
+  constexpr const char* where = "ksync::cuda::transform";
+  detail::check_argument(in != nullptr || n == 0, where, "in is null but n = ", n);
+  detail::check_argument(out != nullptr || n == 0, where, "out is null but n = ", n);
+  detail::check_argument(tuning.block_size >= 32 && tuning.block_size <= 1024, where,
+                         "tuning.block_size = ", tuning.block_size, " is outside [32, 1024]");
+  detail::check_argument(tuning.blocks_per_sm >= 0, where, "tuning.blocks_per_sm = ", tuning.blocks_per_sm,
+                         " is negative");
+  if (n == 0) return;
+  const auto in_begin = reinterpret_cast<std::uintptr_t>(in);
+  const auto out_begin = reinterpret_cast<std::uintptr_t>(out);
+  const bool disjoint = in_begin + n * sizeof(In) <= out_begin || out_begin + n * sizeof(Out) <= in_begin;
+  detail::check_argument(disjoint || (in_begin == out_begin && sizeof(In) == sizeof(Out)), where,
+                         "in and out overlap without being the same array (in = ", static_cast<const void*>(in),
+                         ", out = ", static_cast<const void*>(out), ", n = ", n, ")");
+  const auto kernel = detail::transform_kernel<In, Out, F>;
+  const int device = detail::stream_device(stream);
+  int blocks_per_sm = tuning.blocks_per_sm;
+  if (blocks_per_sm == 0) {
+    KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, tuning.block_size, 0));
+    blocks_per_sm = std::max(1, blocks_per_sm);
+  }
+  const std::size_t needed = (n + static_cast<std::size_t>(tuning.block_size) - 1) / tuning.block_size;
+  const std::size_t limit =
+      static_cast<std::size_t>(blocks_per_sm) * static_cast<std::size_t>(detail::multiprocessor_count(device));
+  const auto blocks = static_cast<unsigned int>(std::min(needed, limit));
+  const bool vectorized = detail::aligned16(in) && detail::aligned16(out);
+  kernel<<<blocks, tuning.block_size, 0, stream>>>(in, n, out, f, vectorized, tuning.streaming_stores);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::transform");
+}
+
+}  // namespace ksync::cuda

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/detail/workspace.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
+namespace ksync::cuda::detail {
+namespace {
+
+using workspace_key = std::tuple<int, cudaStream_t, std::thread::id>;
+
+reduce_workspace create_workspace(int device) {
+  int current = 0;
+  KSYNC_CUDA_CHECK(cudaGetDevice(&current));
+  KSYNC_CUDA_CHECK(cudaSetDevice(device));
+  reduce_workspace workspace;
+  try {
+    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&workspace.max_blocks_per_multiprocessor,
+                                            cudaDevAttrMaxBlocksPerMultiprocessor, device));
+    workspace.partial_slots =
+        static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
+    // One allocation: the partials, then the ticket and the device result, each on its own 256-byte line.
+    const std::size_t partial_bytes = (workspace.partial_slots * 8 + 255) / 256 * 256;
+    char* base = nullptr;
+    KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base), partial_bytes + 512));
+    workspace.partials = base;
+    workspace.ticket = reinterpret_cast<unsigned int*>(base + partial_bytes);
+    workspace.device_result = base + partial_bytes + 256;
+    KSYNC_CUDA_CHECK(cudaMemset(base, 0, partial_bytes + 512));  // synchronous: the ticket starts at 0
+    KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
+  } catch (...) {
+    (void)cudaSetDevice(current);
+    throw;
+  }
+  KSYNC_CUDA_CHECK(cudaSetDevice(current));
+  return workspace;
+}
+
+}  // namespace
+
+const reduce_workspace& stream_workspace(cudaStream_t stream) {
+  const int device = stream_device(stream);
+  // The per-thread default stream is a different stream on every host thread, under one handle.
+  const std::thread::id owner = stream == cudaStreamPerThread ? std::this_thread::get_id() : std::thread::id{};
+  const workspace_key key{device, stream, owner};
+  // One lookup per thread and stream in a row skips the lock; entries are never removed, so the cached
+  // pointer stays valid.
+  thread_local workspace_key last_key{-1, nullptr, std::thread::id{}};
+  thread_local const reduce_workspace* last_workspace = nullptr;
+  if (last_workspace != nullptr && key == last_key) return *last_workspace;
+
+  static std::mutex guard;
+  static std::map<workspace_key, std::unique_ptr<reduce_workspace>> workspaces;
+  const std::lock_guard<std::mutex> lock(guard);
+  auto& slot = workspaces[key];
+  if (!slot) slot = std::make_unique<reduce_workspace>(create_workspace(device));
+  last_key = key;
+  last_workspace = slot.get();
+  return *slot;
+}
+
+}  // namespace ksync::cuda::detail

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The portable reduction strategies (Kokkos only, any backend): fold term(0) ... term(n-1) with a
+// reduce_op into a Kokkos reducer's target (a rank-0 View: asynchronous; a host scalar: blocking).
+//   kokkos  parallel_reduce over RangePolicy(0, n): one term per index, what users write.
+//   team    TeamPolicy: team t folds a contiguous chunk with TeamThreadRange, one team value per team.
+//   tuned   RangePolicy over `lanes` indices (the backend's concurrency at most). On GPUs lane l folds
+//           l, l + lanes, l + 2 lanes, ... (consecutive lanes read consecutive addresses) into eight
+//           independent accumulators, so several loads are in flight per thread; on host backends lane l
+//           folds one contiguous chunk into eight accumulators, which the compiler vectorizes.
+#pragma once
+
+#include <ksync/compat.hpp>
+#include <ksync/types.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace ksync::detail {
+
+// Whether `ExecutionSpace` runs on the host (its threads share the CPU's caches: contiguous chunks win).
+template <class ExecutionSpace>
+inline constexpr bool runs_on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
+
+// The type partial results are kept in. On host backends each thread adds a contiguous share of the data in
+// sequence, and a float partial of values of one sign stops growing once it passes 2^24 (a small addend
+// rounds away; a benchmark check failed at 2^24 and 2^28 floats on 2 OpenMP threads). So float sums are
+// accumulated in double there, at no cost to a memory-bound loop. On GPU backends each thread adds only a
+// few values before a tree combines them (as CUB does), and float stays float. min and max never round.
+template <class ExecutionSpace, reduce_op Op, class T>
+using accumulator_t =
+    std::conditional_t<Op == reduce_op::sum && std::is_same_v<T, float> && runs_on_host<ExecutionSpace>, double, T>;
+
+// How a reduce_op combines an accumulator with a term, and its identity.
+template <reduce_op Op>
+struct combine;
+template <>
+struct combine<reduce_op::sum> {
+  template <class Acc>
+  KOKKOS_FUNCTION static constexpr Acc identity() {
+    return Acc{};
+  }
+  template <class Acc, class Term>
+  KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
+    acc += static_cast<Acc>(term);
+  }
+};
+// min and max start from +-infinity for floating types and from the largest / lowest value otherwise, as
+// ksync::cuda does. ksync defines these itself: Kokkos' reduction_identity differs between versions (see
+// compat.hpp).
+template <>
+struct combine<reduce_op::min> {
+  template <class Acc>
+  KOKKOS_FUNCTION static constexpr Acc identity() {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      return Kokkos::Experimental::infinity_v<Acc>;
+    } else {
+      return Kokkos::Experimental::finite_max_v<Acc>;
+    }
+  }
+  template <class Acc, class Term>
+  KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
+    if (static_cast<Acc>(term) < acc) acc = static_cast<Acc>(term);
+  }
+};
+template <>
+struct combine<reduce_op::max> {
+  template <class Acc>
+  KOKKOS_FUNCTION static constexpr Acc identity() {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      return -Kokkos::Experimental::infinity_v<Acc>;
+    } else {
+      return Kokkos::Experimental::finite_min_v<Acc>;
+    }
+  }
+  template <class Acc, class Term>
+  KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
+    if (acc < static_cast<Acc>(term)) acc = static_cast<Acc>(term);
+  }
+};
+
+// The Kokkos reducer of `Op` writing into `target` (a rank-0 View, or a host scalar).
+template <class Target, class = void>
+struct target_space {
+  using type = Kokkos::HostSpace;  // a host scalar
+};
+template <class Target>
+struct target_space<Target, std::enable_if_t<Kokkos::is_view_v<Target>>> {
+  using type = typename Target::memory_space;
+};
+
+template <reduce_op Op, class Acc, class Target>
+KOKKOS_FUNCTION auto make_reducer(Target& target) {
+  using space = typename target_space<std::remove_const_t<Target>>::type;
+  if constexpr (Op == reduce_op::sum) {
+    return Kokkos::Sum<Acc, space>(target);
+  } else if constexpr (Op == reduce_op::min) {
+    return Kokkos::Min<Acc, space>(target);
+  } else {
+    return Kokkos::Max<Acc, space>(target);
+  }
+}
+
+// Calls body(std::integral_constant<reduce_op, op>{}): a run-time op to a compile-time one.
+template <class Body>
+decltype(auto) with_reduce_op(reduce_op op, Body&& body) {
+  switch (op) {
+    case reduce_op::min:
+      return body(std::integral_constant<reduce_op, reduce_op::min>{});
+    case reduce_op::max:
+      return body(std::integral_constant<reduce_op, reduce_op::max>{});
+    default:
+      return body(std::integral_constant<reduce_op, reduce_op::sum>{});
+  }
+}
+
+template <class ExecutionSpace>
+using IndexPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+
+template <reduce_op Op, class Acc, class Term>
+struct RangeFold {
+  Term term;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, Acc& acc) const { combine<Op>::into(acc, term(i)); }
+};
+
+template <reduce_op Op, class Acc, class Term, class Member>
+struct TeamFold {
+  Term term;
+  std::int64_t n;
+  std::int64_t chunk;
+  KOKKOS_FUNCTION void operator()(const Member& member, Acc& acc) const {
+    const std::int64_t begin = member.league_rank() * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+    Acc team_value = combine<Op>::template identity<Acc>();
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(member, begin, end),
+        [&](std::int64_t i, Acc& thread_value) { combine<Op>::into(thread_value, term(i)); },
+        make_reducer<Op, Acc>(team_value));
+    // No team_barrier needed: the nested parallel_reduce returns the team's value to every thread of it.
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { combine<Op>::into(acc, team_value); });
+  }
+};
+
+template <reduce_op Op, class Acc, class Term, bool Contiguous>
+struct TunedFold {
+  static constexpr int chains = 8;  // host: vectorizable; GPU: eight loads in flight per thread
+  Term term;
+  std::int64_t n;
+  std::int64_t lanes;
+  std::int64_t chunk;  // Contiguous only: elements per lane
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, Acc& acc) const {
+    Acc partial[chains];
+    for (int k = 0; k < chains; ++k)
+      partial[k] = combine<Op>::template identity<Acc>();
+    if constexpr (Contiguous) {
+      const std::int64_t begin = lane * chunk;
+      const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+      std::int64_t i = begin;
+      for (; i + chains <= end; i += chains) {
+        for (int k = 0; k < chains; ++k)
+          combine<Op>::into(partial[k], term(i + k));
+      }
+      for (; i < end; ++i)
+        combine<Op>::into(partial[0], term(i));
+    } else {
+      std::int64_t i = lane;
+      for (; i + (chains - 1) * lanes < n; i += chains * lanes) {
+        for (int k = 0; k < chains; ++k)
+          combine<Op>::into(partial[k], term(i + k * lanes));
+      }
+      for (; i < n; i += lanes)
+        combine<Op>::into(partial[0], term(i));
+    }
+    for (int k = 0; k < chains; ++k)
+      combine<Op>::into(acc, partial[k]);
+  }
+};
+
+// Folds term(0 .. n-1) by the portable `strategy` (kokkos, team or tuned; automatic means tuned) into
+// `target`. `label` names the kernel ("ksync::<module>::<op>").
+template <reduce_op Op, class Acc, class ExecutionSpace, class Term, class Target>
+void fold(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_strategy strategy,
+          Target& target) {
+  auto reducer = make_reducer<Op, Acc>(target);
+  if (strategy == reduce_strategy::kokkos) {
+    Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, n), RangeFold<Op, Acc, Term>{term}, reducer);
+  } else if (strategy == reduce_strategy::team) {
+    using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+    // Chunks of 8192 elements, but no more teams than the backend runs at once (its concurrency).
+    const std::int64_t max_teams =
+        std::max<std::int64_t>(1, exec.concurrency() / (runs_on_host<ExecutionSpace> ? 1 : 256));
+    const std::int64_t teams = std::clamp<std::int64_t>((n + 8191) / 8192, 1, max_teams);
+    const std::int64_t chunk = (n + teams - 1) / teams;
+    Kokkos::parallel_reduce(label, Policy(exec, static_cast<int>(teams), Kokkos::AUTO),
+                            TeamFold<Op, Acc, Term, typename Policy::member_type>{term, n, chunk}, reducer);
+  } else {
+    constexpr bool contiguous = runs_on_host<ExecutionSpace>;
+    // GPU: at least 16 elements per lane, at most one lane per resident thread. Host: one lane per thread.
+    const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
+    const std::int64_t lanes = contiguous ? std::min<std::int64_t>(concurrency, std::max<std::int64_t>(1, n / 4096))
+                                          : std::clamp<std::int64_t>((n + 15) / 16, 1, concurrency);
+    const std::int64_t chunk = (n + lanes - 1) / lanes;
+    // 256-thread blocks, 8 resident per multiprocessor: every lane the concurrency counts is resident, with
+    // its eight loads in flight (Kokkos would otherwise pick the block size, and may leave half the
+    // multiprocessor idle for this register-hungrier loop). Host backends ignore launch bounds.
+    using TunedPolicy =
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 8>>;
+    Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
+                            TunedFold<Op, Acc, Term, contiguous>{term, n, lanes, chunk}, reducer);
+  }
+}
+
+}  // namespace ksync::detail

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The bridge from ksync:: (Kokkos) to ksync::cuda:: (hand-written CUDA): when `exec` is Kokkos::Cuda and
+// this ksync was built with its native half, a native strategy runs ksync::cuda's kernel on exec's stream,
+// on the View's own memory. Operations with a user functor (transform_reduce, transform) need the calling
+// translation unit to be compiled as CUDA — always the case for Kokkos code on the CUDA backend.
+// Everywhere else the native strategies are rejected with std::invalid_argument before any work.
+#pragma once
+
+#include <ksync/config.hpp>
+#include <ksync/detail/arguments.hpp>
+#include <ksync/types.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
+#define KSYNC_NATIVE_BRIDGE 1
+#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/device/reduce.hpp>
+#if defined(__CUDACC__)
+#include <ksync/cuda/device/reduce.cuh>
+#include <ksync/cuda/device/transform.cuh>
+#endif
+#else
+#define KSYNC_NATIVE_BRIDGE 0
+#endif
+
+namespace ksync::detail {
+
+// Whether work on `ExecutionSpace` can be handed to ksync::cuda.
+template <class ExecutionSpace>
+inline constexpr bool has_native_bridge =
+#if KSYNC_NATIVE_BRIDGE
+    std::is_same_v<ExecutionSpace, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+// Whether this translation unit can instantiate ksync::cuda kernels with a user functor.
+inline constexpr bool compiled_as_cuda =
+#if defined(__CUDACC__)
+    true;
+#else
+    false;
+#endif
+
+// Throws std::invalid_argument when a native strategy cannot run on `ExecutionSpace` with element type T
+// (and, for operations taking a user functor, `needs_cuda_compiler`, from this translation unit).
+template <class ExecutionSpace, class T>
+void check_native_reachable(const char* where, reduce_strategy strategy, bool needs_cuda_compiler = false) {
+  if (!is_native(strategy)) return;
+  check_argument(!needs_cuda_compiler || compiled_as_cuda || !has_native_bridge<ExecutionSpace>, where,
+                 "strategy = ", to_string(strategy), " with a user functor needs this file compiled as CUDA");
+  check_argument(has_native_bridge<ExecutionSpace>, where, "strategy = ", to_string(strategy),
+                 " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda and ksync built with its native half",
+                 " (exec is ", ExecutionSpace::name(),
+                 KSYNC_HAS_CUDA_NATIVE ? ")" : "; this ksync has no native half)");
+#if KSYNC_NATIVE_BRIDGE
+  check_argument(ksync::cuda::is_value_type_v<T>, where, "strategy = ", to_string(strategy),
+                 " supports int32, int64, float and double elements only");
+#endif
+}
+
+// Native kernels read raw memory: a strided View cannot be handed over.
+template <class View>
+void check_contiguous(const char* where, const char* name, const View& view) {
+  check_argument(view.span_is_contiguous(), where, name, " has stride ", view.stride(0),
+                 "; native strategies need contiguous Views");
+}
+
+// The calls themselves. Each is reached only after check_native_reachable passed, so the fall-through
+// throw marks a ksync bug, not a user error.
+[[noreturn]] inline void unreachable_bridge(const char* where) {
+  throw std::logic_error(std::string(where) + ": the native bridge was entered where it does not exist");
+}
+
+template <class ExecutionSpace, class T, class Result>
+void native_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy,
+                   Result& result) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
+    if constexpr (Kokkos::is_view_v<Result>) {
+      ksync::cuda::reduce(exec.cuda_stream(), data, n, op, strategy, result.data());
+    } else {
+      result = ksync::cuda::reduce(exec.cuda_stream(), data, n, op, strategy);
+    }
+    return;
+  }
+#endif
+  (void)exec, (void)data, (void)n, (void)op, (void)strategy, (void)result;
+  unreachable_bridge("ksync::reduce");
+}
+
+template <class ExecutionSpace, class T, class Result>
+void native_dot(const ExecutionSpace& exec, const T* x, const T* y, std::size_t n, reduce_strategy strategy,
+                Result& result) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
+    if constexpr (Kokkos::is_view_v<Result>) {
+      ksync::cuda::dot(exec.cuda_stream(), x, y, n, strategy, result.data());
+    } else {
+      result = ksync::cuda::dot(exec.cuda_stream(), x, y, n, strategy);
+    }
+    return;
+  }
+#endif
+  (void)exec, (void)x, (void)y, (void)n, (void)strategy, (void)result;
+  unreachable_bridge("ksync::dot");
+}
+
+template <class ExecutionSpace, class T, class Transform, class Result>
+void native_transform_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, const Transform& f,
+                             reduce_strategy strategy, Result& result) {
+#if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
+  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
+    if constexpr (Kokkos::is_view_v<Result>) {
+      ksync::cuda::transform_reduce(exec.cuda_stream(), data, n, op, f, strategy, result.data());
+    } else {
+      result = ksync::cuda::transform_reduce(exec.cuda_stream(), data, n, op, f, strategy);
+    }
+    return;
+  }
+#endif
+  (void)exec, (void)data, (void)n, (void)op, (void)f, (void)strategy, (void)result;
+  unreachable_bridge("ksync::transform_reduce");
+}
+
+}  // namespace ksync::detail

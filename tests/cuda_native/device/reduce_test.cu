@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::reduce, dot and transform_reduce (native) against a host reference, for every strategy,
+// operator, value type and tuning knob. Suites named *Gpu need a device and skip without one; the argument
+// checks run everywhere, since they fail before any CUDA call.
+#include "../../support/gpu.hpp"
+#include "../../support/reference.hpp"
+#include "../../support/types.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/device/reduce.cuh>
+#include <ksync/cuda/device/reduce.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::reduce_op;
+using ksync::reduce_strategy;
+using ksync::cuda::device_buffer;
+
+constexpr reduce_strategy native_strategies[] = {reduce_strategy::automatic,  reduce_strategy::two_pass,
+                                                 reduce_strategy::last_block, reduce_strategy::grid_sync,
+                                                 reduce_strategy::cluster,    reduce_strategy::atomics};
+
+// x < 4 ? x : 2x — not linear, so applying it to partial results instead of elements shows.
+struct Bend {
+  template <class T>
+  __host__ __device__ T operator()(T x) const {
+    return x < T(4) ? x : static_cast<T>(2 * x);
+  }
+};
+
+// The boundary sizes, plus sizes around one and four sweeps of a full grid over 16-byte packs (P threads
+// = multiprocessors x 2048 at full occupancy) on this device.
+std::vector<std::size_t> sizes_for_this_device() {
+  std::vector<std::size_t> sizes(ksync::test::device_reduce_sizes.begin(), ksync::test::device_reduce_sizes.end());
+  int device = 0;
+  int multiprocessors = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess) {
+    const std::size_t threads = static_cast<std::size_t>(multiprocessors) * 2048;
+    for (const std::size_t tile : {threads, 4 * threads, 16 * threads})
+      for (const std::size_t n : {tile - 1, tile, tile + 1})
+        sizes.push_back(n);
+  }
+  std::vector<std::size_t> enabled;
+  for (const auto n : sizes)
+    if (ksync::test::size_enabled(n)) enabled.push_back(n);
+  return enabled;
+}
+
+template <class T>
+class NativeReduceGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(NativeReduceGpu, ksync::test::value_types);
+
+TYPED_TEST(NativeReduceGpu, EveryStrategyAndOperatorMatchesTheReference) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  device_buffer<T> result(1);
+  for (const auto n : sizes_for_this_device()) {
+    const auto host = ksync::test::exact_reduction_input<T>(n, 17u + static_cast<std::uint32_t>(n));
+    const device_buffer<T> data(host);
+    for (const auto op : ksync::test::all_reduce_ops) {
+      const T expected = ksync::test::reduction_reference(host, op);
+      for (const auto strategy : native_strategies) {
+        SCOPED_TRACE(::testing::Message() << "n = " << n << ", op = " << ksync::to_string(op)
+                                          << ", strategy = " << ksync::to_string(strategy));
+        EXPECT_EQ(ksync::cuda::reduce(stream, data.data(), n, op, strategy), expected);
+        result.copy_from({static_cast<T>(-12345)});  // poisoned
+        ksync::cuda::reduce(stream, data.data(), n, op, strategy, result.data());
+        ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        EXPECT_EQ(result.to_host().at(0), expected);
+      }
+    }
+  }
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+TYPED_TEST(NativeReduceGpu, DotTransformReduceAndMisalignedDataMatchTheReference) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{4097},
+                              std::size_t{1'000'003}, std::size_t{10'000'019}}) {
+    if (!ksync::test::size_enabled(n)) continue;
+    const auto x_host = ksync::test::exact_reduction_input<T>(n + 1, 3u);
+    const auto y_host = ksync::test::zero_one_input<T>(n + 1, 5u);
+    const device_buffer<T> x(x_host);
+    const device_buffer<T> y(y_host);
+    // Offset by one element: no 16-byte alignment, so the scalar path runs.
+    const std::vector<T> x_tail(x_host.begin() + 1, x_host.end());
+    const std::vector<T> y_head(y_host.begin(), y_host.end() - 1);
+    for (const auto strategy : native_strategies) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
+      const std::vector<T> x_head(x_host.begin(), x_host.end() - 1);
+      EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data(), y.data(), n, strategy),
+                ksync::test::dot_reference(x_head, y_head));
+      EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data() + 1, y.data(), n, strategy),
+                ksync::test::dot_reference(x_tail, y_head));
+      for (const auto op : ksync::test::all_reduce_ops) {
+        EXPECT_EQ(ksync::cuda::transform_reduce(cudaStreamPerThread, x.data() + 1, n, op, Bend{}, strategy),
+                  ksync::test::reduction_reference(x_tail, op, Bend{}));
+        EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, x.data() + 1, n, op, strategy),
+                  ksync::test::reduction_reference(x_tail, op));
+      }
+    }
+  }
+}
+
+TEST(NativeReduceTuningGpu, EveryBlockSizeItemCountOccupancyAndClusterSizeGivesTheSameResult) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = ksync::test::size_enabled(3'000'017) ? 3'000'017 : 65'537;
+  const auto host = ksync::test::exact_reduction_input<float>(n, 11u);
+  const device_buffer<float> data(host);
+  const float expected = ksync::test::reduction_reference(host, reduce_op::sum);
+  for (const int block_size : {128, 256, 512}) {
+    for (const int items : {0, 1, 64}) {
+      for (const int blocks_per_sm : {0, 1, 2}) {
+        for (const int cluster_size : {1, 2, 4, 8, 16}) {
+          const ksync::cuda::reduce_tuning tuning{.block_size = block_size,
+                                                  .items_per_thread = items,
+                                                  .blocks_per_sm = blocks_per_sm,
+                                                  .cluster_size = cluster_size};
+          for (const auto strategy : native_strategies) {
+            if (strategy != reduce_strategy::cluster && cluster_size != 8) continue;
+            SCOPED_TRACE(::testing::Message()
+                         << "block_size " << block_size << ", items " << items << ", blocks/SM " << blocks_per_sm
+                         << ", cluster " << cluster_size << ", " << ksync::to_string(strategy));
+            try {
+              EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy, tuning),
+                        expected);
+            } catch (const std::invalid_argument& error) {
+              // Only a 16-block cluster of large blocks may be refused by the device; nothing else.
+              EXPECT_EQ(cluster_size, 16) << error.what();
+              EXPECT_NE(std::string(error.what()).find("tuning.cluster_size = 16"), std::string::npos);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Single-pass strategies leave their ticket at zero for the next call, and two streams keep separate
+// workspaces: interleaved calls on two streams, many times over, all correct.
+TEST(NativeReduceConcurrencyGpu, RepeatedCallsOnTwoStreamsStayCorrect) {
+  KSYNC_REQUIRE_GPU();
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  for (auto& stream : streams)
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  const bool large = ksync::test::size_enabled(3'000'017);
+  const auto first_host = ksync::test::exact_reduction_input<std::int64_t>(large ? 2'000'003 : 50'021, 1u);
+  const auto second_host = ksync::test::exact_reduction_input<std::int64_t>(large ? 3'000'017 : 60'013, 2u);
+  const device_buffer<std::int64_t> first(first_host);
+  const device_buffer<std::int64_t> second(second_host);
+  constexpr int rounds = 20;
+  device_buffer<std::int64_t> results(2 * rounds);
+  for (const auto strategy : native_strategies) {
+    SCOPED_TRACE(ksync::to_string(strategy));
+    for (int round = 0; round < rounds; ++round) {
+      ksync::cuda::reduce(streams[0], first.data(), first.size(), reduce_op::sum, strategy, results.data() + 2 * round);
+      ksync::cuda::reduce(streams[1], second.data(), second.size(), reduce_op::sum, strategy,
+                          results.data() + 2 * round + 1);
+    }
+    for (auto& stream : streams)
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    const auto values = results.to_host();
+    for (int round = 0; round < rounds; ++round) {
+      EXPECT_EQ(values[2 * round], ksync::test::reduction_reference(first_host, reduce_op::sum));
+      EXPECT_EQ(values[2 * round + 1], ksync::test::reduction_reference(second_host, reduce_op::sum));
+    }
+  }
+  for (auto& stream : streams)
+    ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// More than 2^32 elements (16 GiB of int32): zeros with markers at both ends, past the 32-bit range.
+TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
+  KSYNC_REQUIRE_GPU();
+  if (std::getenv("KSYNC_TEST_MAX_SIZE") != nullptr) GTEST_SKIP() << "ksync-skip: too large under a sanitizer";
+  const std::size_t n = (std::size_t{1} << 32) + 3;
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  if (free_bytes < n * sizeof(std::int32_t) + (std::size_t{1} << 30)) {
+    GTEST_SKIP() << "ksync-skip: needs 17 GiB of free device memory";
+  }
+  device_buffer<std::int32_t> data(n);
+  ASSERT_EQ(cudaMemset(data.data(), 0, n * sizeof(std::int32_t)), cudaSuccess);
+  const std::int32_t markers[] = {1, 7, 5};  // at 0, 2^32 + 1 and 2^32 + 2
+  ASSERT_EQ(cudaMemcpy(data.data(), &markers[0], 4, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(data.data() + n - 2, &markers[1], 8, cudaMemcpyHostToDevice), cudaSuccess);
+  const std::int32_t negative = -4;  // at 2^32 - 1
+  ASSERT_EQ(cudaMemcpy(data.data() + (std::size_t{1} << 32) - 1, &negative, 4, cudaMemcpyHostToDevice), cudaSuccess);
+  for (const auto strategy : native_strategies) {
+    SCOPED_TRACE(ksync::to_string(strategy));
+    EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy), 9);
+    EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::max, strategy), 7);
+    EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::min, strategy), -4);
+  }
+}
+
+template <class T>
+class NativeReduceRoundingGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
+
+// The documented bound: gamma(ceil(n / P) + ceil(log2 P) + 3) * sum |x_i|, P the threads launched (at most
+// multiprocessors x 2048); the largest P gives the largest log term, the smallest P >= n / (16 * 512)...
+// simpler and still far tighter than gamma(n - 1): P >= 128 threads, so depth <= n / 128 + 32.
+TYPED_TEST(NativeReduceRoundingGpu, SumErrorStaysWithinTheDocumentedBound) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const auto n : ksync::test::reduce_sizes) {
+    if (!ksync::test::size_enabled(n)) continue;
+    const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
+    const device_buffer<T> data(host);
+    for (const auto strategy : native_strategies) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
+      const long double error =
+          static_cast<long double>(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy)) -
+          ksync::test::exact_sum(host);
+      EXPECT_LE(std::fabs(error), ksync::test::sum_error_bound(host, n / 128 + 32));
+    }
+  }
+}
+
+TEST(NativeReduceArguments, NullDataWithElementsIsRejectedWithItsSize) {
+  float result_storage = 0;  // never written: the check fires before any CUDA call
+  try {
+    ksync::cuda::reduce<float>(nullptr, nullptr, 5, &result_storage);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::cuda::reduce: data is null but n = 5");
+  }
+}
+
+TEST(NativeReduceArguments, BlockingCallChecksDataBeforeAllocating) {
+  EXPECT_THROW((void)ksync::cuda::reduce<std::int64_t>(nullptr, nullptr, 3), std::invalid_argument);
+  EXPECT_THROW((void)ksync::cuda::dot<double>(nullptr, nullptr, nullptr, 3), std::invalid_argument);
+}
+
+TEST(NativeReduceArguments, PortableStrategiesAndBadTuningAreRejectedByName) {
+  const double value = 1.0;
+  const auto message_of = [&](reduce_strategy strategy, const ksync::cuda::reduce_tuning& tuning) {
+    try {
+      (void)ksync::cuda::reduce(nullptr, &value, 1, reduce_op::sum, strategy, tuning);
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(message_of(reduce_strategy::team, {}).find("strategy = team is a portable (Kokkos) strategy"),
+            std::string::npos);
+  EXPECT_NE(message_of(reduce_strategy::automatic, {.block_size = 100}).find("tuning.block_size = 100"),
+            std::string::npos);
+  EXPECT_NE(message_of(reduce_strategy::cluster, {.cluster_size = 3}).find("tuning.cluster_size = 3"),
+            std::string::npos);
+  EXPECT_NE(message_of(reduce_strategy::automatic, {.blocks_per_sm = -1}).find("tuning.blocks_per_sm = -1"),
+            std::string::npos);
+}
+
+TEST(NativeReduceArgumentsGpu, AGridSyncGridThatCannotBeCoResidentIsRefused) {
+  KSYNC_REQUIRE_GPU();
+  const device_buffer<float> data(std::vector<float>(1'000'000, 1.0f));
+  try {
+    // 512-thread blocks: at most 4 fit on a multiprocessor (2048 threads), so 16 cannot all be resident.
+    (void)ksync::cuda::reduce(cudaStreamPerThread, data.data(), data.size(), reduce_op::sum, reduce_strategy::grid_sync,
+                              {.block_size = 512, .blocks_per_sm = 16});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("grid_sync needs every block resident at once"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(NativeReduceArguments, NullResultIsRejected) {
+  const double value = 1.0;
+  EXPECT_THROW(ksync::cuda::reduce<double>(nullptr, &value, 1, nullptr), std::invalid_argument);
+}
+
+TEST(NativeReduceArguments, CudaErrorsNameTheCallAndTheirPlace) {
+  try {
+    KSYNC_CUDA_CHECK(cudaErrorInvalidValue);
+    FAIL() << "expected ksync::cuda::cuda_error";
+  } catch (const ksync::cuda::cuda_error& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("cudaErrorInvalidValue failed: cudaErrorInvalidValue"), std::string::npos) << message;
+    EXPECT_NE(message.find("reduce_test.cu:"), std::string::npos) << message;
+    EXPECT_EQ(error.code(), cudaErrorInvalidValue);
+  }
+}
+
+}  // namespace

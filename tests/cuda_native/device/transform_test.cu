@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::transform (native) against a host reference.
+#include "../../support/gpu.hpp"
+#include "../../support/reference.hpp"
+#include "../../support/types.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/device/transform.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cuda::device_buffer;
+
+struct TwiceAndOne {
+  template <class T>
+  __host__ __device__ T operator()(T x) const {
+    return static_cast<T>(2 * x + 1);
+  }
+};
+
+template <class T>
+class NativeTransformGpu : public ::testing::Test {};
+TYPED_TEST_SUITE(NativeTransformGpu, ksync::test::value_types);
+
+TYPED_TEST(NativeTransformGpu, OutOfPlaceInPlaceAndMisalignedMatchTheReference) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const auto n : ksync::test::device_reduce_sizes) {
+    if (!ksync::test::size_enabled(n)) continue;
+    SCOPED_TRACE(::testing::Message() << "n = " << n);
+    const auto host = ksync::test::exact_reduction_input<T>(n + 1, 9u);
+    std::vector<T> expected(host.size());
+    for (std::size_t i = 0; i < host.size(); ++i)
+      expected[i] = TwiceAndOne{}(host[i]);
+    device_buffer<T> in(host);
+    device_buffer<T> out(n + 1);
+    ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, out.data(), TwiceAndOne{});
+    EXPECT_EQ(out.to_host(), expected);
+    // Misaligned by one element on both sides (the scalar path), n elements.
+    device_buffer<T> shifted(n + 1);
+    shifted.copy_from(std::vector<T>(n + 1, T{0}));
+    ksync::cuda::transform(cudaStreamPerThread, in.data() + 1, n, shifted.data() + 1, TwiceAndOne{});
+    std::vector<T> expected_shifted(expected);
+    expected_shifted[0] = T{0};
+    EXPECT_EQ(shifted.to_host(), expected_shifted);
+    ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, in.data(), TwiceAndOne{});  // in place
+    EXPECT_EQ(in.to_host(), expected);
+  }
+}
+
+TEST(NativeTransformArguments, NullArraysAndPartialOverlapAreRejected) {
+  float storage[8] = {};
+  try {
+    ksync::cuda::transform(nullptr, static_cast<const float*>(nullptr), 4, storage, TwiceAndOne{});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::cuda::transform: in is null but n = 4");
+  }
+  EXPECT_THROW(ksync::cuda::transform(nullptr, storage, 4, storage + 2, TwiceAndOne{}), std::invalid_argument);
+  EXPECT_THROW(ksync::cuda::transform(nullptr, storage, 4, storage + 4, TwiceAndOne{}, {.block_size = 2048}),
+               std::invalid_argument);
+}
+
+}  // namespace

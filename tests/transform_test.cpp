@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::transform (portable) against a host reference.
+#include "support/kokkos.hpp"
+#include "support/reference.hpp"
+#include "support/types.hpp"
+
+#include <ksync/transform.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::transform_strategy;
+using ksync::test::to_device;
+using ksync::test::to_host;
+
+// y = 2x + 1: every element changes, and a missed or doubly applied element shows.
+struct TwiceAndOne {
+  template <class T>
+  KOKKOS_FUNCTION T operator()(T x) const {
+    return static_cast<T>(2 * x + 1);
+  }
+};
+
+template <class T>
+std::vector<T> twice_and_one(std::vector<T> data) {
+  for (auto& x : data)
+    x = TwiceAndOne{}(x);
+  return data;
+}
+
+template <class T>
+class Transform : public ::testing::Test {};
+TYPED_TEST_SUITE(Transform, ksync::test::value_types);
+
+TYPED_TEST(Transform, EveryPortableStrategyMatchesTheReferenceOutOfPlaceAndInPlace) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const auto n : ksync::test::device_reduce_sizes) {
+    if (!ksync::test::size_enabled(n) || n > 10'000'019) continue;
+    const auto host = ksync::test::exact_reduction_input<T>(n, 7u);
+    const auto expected = twice_and_one(host);
+    for (const auto strategy : {transform_strategy::automatic, transform_strategy::kokkos, transform_strategy::tuned}) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
+      const auto in = to_device(host);
+      const Kokkos::View<T*> out("ksync::test::out", n);
+      ksync::transform(exec, in, out, TwiceAndOne{}, strategy);
+      EXPECT_EQ(to_host(out), expected);
+      ksync::transform(exec, in, in, TwiceAndOne{}, strategy);  // in place
+      EXPECT_EQ(to_host(in), expected);
+    }
+  }
+}
+
+TEST(TransformArguments, ExtentsMustMatch) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<float*> in("ksync::test::in", 8);
+  const Kokkos::View<float*> out("ksync::test::out", 9);
+  try {
+    ksync::transform(exec, in, out, TwiceAndOne{});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::transform: out.extent(0) = 9 but in.extent(0) = 8");
+  }
+}
+
+TEST(TransformArguments, PartlyOverlappingViewsAreRejected) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<int*> data("ksync::test::data", 100);
+  const auto front = Kokkos::subview(data, Kokkos::make_pair(0, 60));
+  const auto back = Kokkos::subview(data, Kokkos::make_pair(40, 100));
+  EXPECT_THROW(ksync::transform(exec, front, back, TwiceAndOne{}), std::invalid_argument);
+}
+
+TEST(TransformArguments, TheNativeStrategyIsRefusedWhereTheBridgeDoesNotExist) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  const Exec exec;
+  const Kokkos::View<float*> in("ksync::test::in", 8);
+  const Kokkos::View<float*> out("ksync::test::out", 8);
+  try {
+    ksync::transform(exec, in, out, TwiceAndOne{}, transform_strategy::native);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("strategy = native"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
