@@ -44,7 +44,8 @@ void time_segment_reduce(benchmark::State& state, ksync::team_reduce_form form, 
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
-      benchmark::Counter(static_cast<double>(out.extent(0)), benchmark::Counter::kIsIterationInvariantRate);
+      benchmark::Counter(static_cast<double>(out.extent(0)) * state.counters["calls_per_sample"].value,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void time_segment_predicates(benchmark::State& state) {

@@ -90,9 +90,9 @@ inline void check_pattern_sum(benchmark::State& state, double sum, std::int64_t 
 }
 
 // How calls are timed. `throughput` (the default): a sample is a batch of back-to-back calls on one stream
-// or instance, and the time per call is the batch's time divided by its size — the GPU time a call costs in
-// a stream of work, launch overhead overlapped as in an iterative solver. `latency`: a sample is one call,
-// from an idle stream to its completion, launch overhead included.
+// or instance, and the time per call is the batch's time divided by its size (counter seconds_per_call) —
+// the GPU time a call costs in a stream of work, launch overhead overlapped as in an iterative solver. `latency`: a
+// sample is one call, from an idle stream to its completion, launch overhead included.
 enum class timing { throughput, latency };
 
 // Calls per sample in throughput mode: enough that the batch's own start and end cost little (20 for
@@ -101,6 +101,15 @@ inline int calls_per_sample(timing mode, std::int64_t bytes_per_call) {
   if (mode == timing::latency) return 1;
   const std::int64_t batch = (std::int64_t{256} << 20) / std::max<std::int64_t>(1, bytes_per_call);
   return static_cast<int>(std::clamp<std::int64_t>(batch, 1, 20));
+}
+
+// After a timed loop whose iterations each ran `calls` calls: bytes processed, the batch size, and the time
+// of one call (seconds_per_call; Google Benchmark's own time column is the time of one batch).
+inline void record_calls(benchmark::State& state, int calls, std::int64_t bytes_per_call) {
+  state.SetBytesProcessed(state.iterations() * calls * bytes_per_call);
+  state.counters["calls_per_sample"] = calls;
+  state.counters["seconds_per_call"] =
+      benchmark::Counter(calls, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,

@@ -41,10 +41,9 @@ void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t by
     for (int call = 0; call < calls; ++call)
       run();
     exec.fence("ksync::bench::timed");
-    state.SetIterationTime(timer.seconds() / calls);
+    state.SetIterationTime(timer.seconds());
   }
-  state.SetBytesProcessed(state.iterations() * bytes_per_call);
-  state.counters["calls_per_sample"] = calls;
+  record_calls(state, calls, bytes_per_call);
 }
 
 // The bandwidth ceiling of the same run: a device-to-device deep_copy on the instance.

@@ -54,12 +54,11 @@ void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t b
     KSYNC_CUDA_CHECK(cudaEventSynchronize(stop));
     float milliseconds = 0;
     KSYNC_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
-    state.SetIterationTime(milliseconds * 1e-3 / calls);
+    state.SetIterationTime(milliseconds * 1e-3);
   }
   KSYNC_CUDA_CHECK(cudaEventDestroy(start));
   KSYNC_CUDA_CHECK(cudaEventDestroy(stop));
-  state.SetBytesProcessed(state.iterations() * bytes_per_call);
-  state.counters["calls_per_sample"] = calls;
+  record_calls(state, calls, bytes_per_call);
 }
 
 // The bandwidth ceiling of the same run: a device-to-device cudaMemcpyAsync.
