@@ -38,12 +38,14 @@ __global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, boo
     if (vectorized) {
       constexpr int width = pack16<In>::width;
       const std::size_t packs = n / width;
-      const auto apply = [&](std::size_t p) {
-        const pack16<In> source = load_pack16(in + p * width);
+      const auto map = [&](const pack16<In>& source) {
         pack16<Out> target;
 #pragma unroll
         for (int k = 0; k < width; ++k)
           target.value[k] = f(source.value[k]);
+        return target;
+      };
+      const auto store = [&](std::size_t p, const pack16<Out>& target) {
         if (streaming_stores) {
           int4 raw;
           __builtin_memcpy(&raw, &target, 16);
@@ -52,10 +54,15 @@ __global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, boo
           store_pack16(out + p * width, target);
         }
       };
+      const auto apply = [&](std::size_t p) { store(p, map(load_pack16(in + p * width))); };
       std::size_t p = thread;
-      for (; p + threads < packs; p += 2 * threads) {  // two packs in flight
-        apply(p);
-        apply(p + threads);
+      for (; p + threads < packs; p += 2 * threads) {
+        // Both loads before either store: `in` and `out` may be one array (in place), so the compiler may
+        // not move a load above a store itself, and one load at a time leaves the memory system idle.
+        const pack16<In> first = load_pack16(in + p * width);
+        const pack16<In> second = load_pack16(in + (p + threads) * width);
+        store(p, map(first));
+        store(p + threads, map(second));
       }
       if (p < packs) apply(p);
       scalar_begin = packs * width;
