@@ -69,7 +69,8 @@ inline double pattern_dot(std::int64_t n) {
   double rest = 0;
   for (std::int64_t i = 0; i < n % 8; ++i)
     rest += static_cast<double>(i * i);
-  return 140.0 * static_cast<double>(n / 8) + rest;
+  const std::int64_t full_periods = n / 8;
+  return 140.0 * static_cast<double>(full_periods) + rest;
 }
 
 // Marks the benchmark failed when `value` is not the pattern's result (float sums of 2^28 values round:

@@ -102,8 +102,8 @@ struct ReadStream {
       for (; i < n; i += lanes)
         partial[0] |= words(i);
     }
-    for (int k = 0; k < 8; ++k)
-      bits |= partial[k];
+    for (const std::uint32_t word : partial)
+      bits |= word;
   }
 };
 
@@ -117,7 +117,7 @@ void time_read_stream(benchmark::State& state) {
   const std::int64_t lanes = std::max<std::int64_t>(
       1, std::min<std::int64_t>(concurrency, ksync::detail::runs_on_host<Exec> ? n : (n + 15) / 16));
   const decltype(ReadStream::words) words(reinterpret_cast<const std::uint32_t*>(data.data()), n);
-  const ReadStream functor{words, n, lanes, (n + lanes - 1) / lanes};
+  const ReadStream functor{.words = words, .n = n, .lanes = lanes, .chunk = (n + lanes - 1) / lanes};
   time_on_instance(state, exec, n * 4, [&] {
     Kokkos::parallel_reduce("ksync::bench::read_stream",
                             Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, functor.lanes), functor,

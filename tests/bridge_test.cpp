@@ -2,6 +2,7 @@
 // The bridge: ksync::reduce / dot / transform_reduce / transform with a native strategy on Kokkos::Cuda run
 // ksync::cuda's kernels on the instance's stream and give the reference result; portable strategies on the
 // same Views agree. Needs the CUDA backend and a GPU; skipped elsewhere.
+#include "support/functors.hpp"
 #include "support/gpu.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
@@ -19,6 +20,8 @@
 
 namespace {
 
+using ksync::test::Bend;
+using ksync::test::TwiceAndOne;
 using Exec = Kokkos::DefaultExecutionSpace;
 using ksync::reduce_op;
 using ksync::reduce_strategy;
@@ -31,20 +34,6 @@ using ksync::test::to_host;
     if (!ksync::detail::has_native_bridge<Exec>)                                               \
       GTEST_SKIP() << "ksync-skip: the bridge needs Kokkos' CUDA backend and the native half"; \
   } while (false)
-
-struct Bend {
-  template <class T>
-  KOKKOS_FUNCTION T operator()(T x) const {
-    return x < T(4) ? x : static_cast<T>(2 * x);
-  }
-};
-
-struct TwiceAndOne {
-  template <class T>
-  KOKKOS_FUNCTION T operator()(T x) const {
-    return static_cast<T>(2 * x + 1);
-  }
-};
 
 template <class T>
 class BridgeGpu : public ::testing::Test {};

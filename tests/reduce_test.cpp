@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::reduce, dot and transform_reduce (portable) against a host reference, for every portable strategy,
 // operator and value type. Native strategies reached through the bridge are tested in parity_test.cpp.
+#include "support/functors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
 #include "support/types.hpp"
@@ -18,18 +19,11 @@ namespace {
 
 using ksync::reduce_op;
 using ksync::reduce_strategy;
+using ksync::test::Bend;
 using ksync::test::to_device;
 
 constexpr reduce_strategy portable_strategies[] = {reduce_strategy::automatic, reduce_strategy::kokkos,
                                                    reduce_strategy::team, reduce_strategy::tuned};
-
-// x < 4 ? x : 2x — not linear, so applying it to partial results instead of elements shows.
-struct Bend {
-  template <class T>
-  KOKKOS_FUNCTION T operator()(T x) const {
-    return x < T(4) ? x : static_cast<T>(2 * x);
-  }
-};
 
 template <class T>
 class Reduce : public ::testing::Test {};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::transform (portable) against a host reference.
+#include "support/functors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
 #include "support/types.hpp"
@@ -18,14 +19,7 @@ namespace {
 using ksync::transform_strategy;
 using ksync::test::to_device;
 using ksync::test::to_host;
-
-// y = 2x + 1: every element changes, and a missed or doubly applied element shows.
-struct TwiceAndOne {
-  template <class T>
-  KOKKOS_FUNCTION T operator()(T x) const {
-    return static_cast<T>(2 * x + 1);
-  }
-};
+using ksync::test::TwiceAndOne;
 
 template <class T>
 std::vector<T> twice_and_one(std::vector<T> data) {

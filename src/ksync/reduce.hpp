@@ -18,9 +18,10 @@
 //
 // Floating-point sums are combined in an order that depends on the backend and the launch shape, so they
 // differ from a sequential sum by rounding, never by more than gamma(n-1) * sum |x_i| (gamma(k) = k u /
-// (1 - k u), u the unit roundoff of the accumulator: double for float sums on host backends, see
-// detail::accumulator_t). On GPUs each thread folds n / P values before a tree combines P partials, so
-// the bound tightens to gamma(n/P + log2 P + 3) (see ksync::cuda::reduce).
+// (1 - k u), u the unit roundoff of the accumulator). Float sums on host backends are kept in double (see
+// detail::accumulator_t) after runs of 128 float additions, so their bound is
+// (gamma_float(128) + gamma_double(n)) * sum |x_i|. On GPUs each thread folds n / P values before a tree
+// combines P partials, so the bound tightens to gamma(n/P + log2 P + 3) (see ksync::cuda::reduce).
 #pragma once
 
 #include <ksync/compat.hpp>
@@ -81,26 +82,26 @@ template <class T, class ExecutionSpace, class Term, class Target>
 void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_op op,
                    reduce_strategy strategy, Target& target) {
   with_reduce_op(op, [&](auto op_constant) {
-    constexpr reduce_op Op = decltype(op_constant)::value;
-    using Acc = accumulator_t<ExecutionSpace, Op, T>;
+    constexpr reduce_op fold_op = decltype(op_constant)::value;
+    using Acc = accumulator_t<ExecutionSpace, fold_op, T>;
     if (n == 0) {
       // Kokkos' reducers would write Kokkos' identity, which is not ksync's in every version (compat.hpp).
       if constexpr (Kokkos::is_view_v<Target>) {
-        Kokkos::deep_copy(exec, target, combine<Op>::template identity<T>());
+        Kokkos::deep_copy(exec, target, combine<fold_op>::template identity<T>());
       } else {
-        target = combine<Op>::template identity<T>();
+        target = combine<fold_op>::template identity<T>();
       }
     } else if constexpr (std::is_same_v<Acc, T>) {
-      fold<Op, Acc>(label, exec, n, term, strategy, target);
+      fold<fold_op, Acc>(label, exec, n, term, strategy, target);
     } else if constexpr (Kokkos::is_view_v<Target>) {
       const Kokkos::View<Acc, typename Target::memory_space> wide(
           Kokkos::view_alloc(exec, "ksync::reduce::accumulator"));
-      fold<Op, Acc>(label, exec, n, term, strategy, wide);
+      fold<fold_op, Acc>(label, exec, n, term, strategy, wide);
       Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
                            NarrowResult<decltype(wide), Target>{wide, target});
     } else {
       Acc wide{};
-      fold<Op, Acc>(label, exec, n, term, strategy, wide);
+      fold<fold_op, Acc>(label, exec, n, term, strategy, wide);
       target = static_cast<T>(wide);
     }
   });

@@ -2,6 +2,7 @@
 // ksync::cuda::reduce, dot and transform_reduce (native) against a host reference, for every strategy,
 // operator, value type and tuning knob. Suites named *Gpu need a device and skip without one; the argument
 // checks run everywhere, since they fail before any CUDA call.
+#include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
@@ -23,18 +24,11 @@ namespace {
 using ksync::reduce_op;
 using ksync::reduce_strategy;
 using ksync::cuda::device_buffer;
+using ksync::test::Bend;
 
 constexpr reduce_strategy native_strategies[] = {reduce_strategy::automatic,  reduce_strategy::two_pass,
                                                  reduce_strategy::last_block, reduce_strategy::grid_sync,
                                                  reduce_strategy::cluster,    reduce_strategy::atomics};
-
-// x < 4 ? x : 2x — not linear, so applying it to partial results instead of elements shows.
-struct Bend {
-  template <class T>
-  __host__ __device__ T operator()(T x) const {
-    return x < T(4) ? x : static_cast<T>(2 * x);
-  }
-};
 
 // The boundary sizes, plus sizes around one and four sweeps of a full grid over 16-byte packs (P threads
 // = multiprocessors x 2048 at full occupancy) on this device.

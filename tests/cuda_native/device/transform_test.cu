@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::transform (native) against a host reference.
+#include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
@@ -17,13 +18,7 @@
 namespace {
 
 using ksync::cuda::device_buffer;
-
-struct TwiceAndOne {
-  template <class T>
-  __host__ __device__ T operator()(T x) const {
-    return static_cast<T>(2 * x + 1);
-  }
-};
+using ksync::test::TwiceAndOne;
 
 template <class T>
 class NativeTransformGpu : public ::testing::Test {};
