@@ -95,7 +95,7 @@ void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n
       fold<fold_op, Acc>(label, exec, n, term, strategy, target);
     } else if constexpr (Kokkos::is_view_v<Target>) {
       const Kokkos::View<Acc, typename Target::memory_space> wide(
-          Kokkos::view_alloc(exec, "ksync::reduce::accumulator"));
+          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::reduce::accumulator"));
       fold<fold_op, Acc>(label, exec, n, term, strategy, wide);
       Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
                            NarrowResult<decltype(wide), Target>{wide, target});
