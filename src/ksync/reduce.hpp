@@ -26,6 +26,7 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/types.hpp>
@@ -42,12 +43,10 @@ template <class ExecutionSpace, class DataView>
 constexpr void check_reduce_input() {
   static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
                 "ksync::reduce: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view_v<DataView>, "ksync::reduce: the data must be a Kokkos::View");
-  static_assert(compat::view_rank<DataView> == 1, "ksync::reduce: the data must be a rank-1 View");
+  static_assert(is_usable_view_v<ExecutionSpace, DataView, 1>,
+                "ksync::reduce: the data must be a rank-1 Kokkos::View that `exec` can access");
   static_assert(std::is_arithmetic_v<typename DataView::non_const_value_type>,
                 "ksync::reduce: the data must hold an arithmetic type");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename DataView::memory_space>::accessible,
-                "ksync::reduce: the data lives in a memory space that `exec` cannot access");
 }
 
 template <class ExecutionSpace, class T, class ResultView>

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <ksync/detail/checks.hpp>
+#include <ksync/detail/fold.hpp>
 #include <ksync/types.hpp>
 
 #include <cstdint>
@@ -36,22 +37,6 @@ enum class team_reduce_form { team_reduce, team_thread_range, team_vector_range,
 }
 
 namespace detail {
-
-// The Kokkos reducer for each reduce_op.
-template <reduce_op Op, class T, class Space>
-struct kokkos_reducer;
-template <class T, class Space>
-struct kokkos_reducer<reduce_op::sum, T, Space> {
-  using type = Kokkos::Sum<T, Space>;
-};
-template <class T, class Space>
-struct kokkos_reducer<reduce_op::min, T, Space> {
-  using type = Kokkos::Min<T, Space>;
-};
-template <class T, class Space>
-struct kokkos_reducer<reduce_op::max, T, Space> {
-  using type = Kokkos::Max<T, Space>;
-};
 
 template <class ExecutionSpace, reduce_op Op, team_reduce_form Form, class DataView, class OutView>
 struct SegmentReduce {
@@ -147,17 +132,9 @@ void segment_reduce(const ExecutionSpace& exec, const DataView& data, int segmen
   const auto n = static_cast<std::int64_t>(data.extent(0));
   detail::checked_segment_count("ksync::segment_reduce", n, segment_size, static_cast<std::int64_t>(out.extent(0)));
   if (n == 0) return;
-  switch (op) {
-    case reduce_op::sum:
-      detail::launch_segment_reduce<ExecutionSpace, reduce_op::sum>(exec, data, segment_size, form, out);
-      break;
-    case reduce_op::min:
-      detail::launch_segment_reduce<ExecutionSpace, reduce_op::min>(exec, data, segment_size, form, out);
-      break;
-    case reduce_op::max:
-      detail::launch_segment_reduce<ExecutionSpace, reduce_op::max>(exec, data, segment_size, form, out);
-      break;
-  }
+  detail::with_reduce_op(op, [&](auto op_constant) {
+    detail::launch_segment_reduce<ExecutionSpace, decltype(op_constant)::value>(exec, data, segment_size, form, out);
+  });
 }
 
 }  // namespace ksync

@@ -12,6 +12,7 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/types.hpp>
@@ -67,13 +68,10 @@ void transform(const ExecutionSpace& exec, const InView& in, const OutView& out,
                transform_strategy strategy = transform_strategy::automatic) {
   static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
                 "ksync::transform: the first argument must be a Kokkos execution space instance");
-  static_assert(Kokkos::is_view_v<InView> && Kokkos::is_view_v<OutView>, "ksync::transform: in and out must be Views");
-  static_assert(compat::view_rank<InView> == 1 && compat::view_rank<OutView> == 1,
-                "ksync::transform: in and out must be rank-1 Views");
+  static_assert(
+      detail::is_usable_view_v<ExecutionSpace, InView, 1> && detail::is_usable_view_v<ExecutionSpace, OutView, 1>,
+      "ksync::transform: in and out must be rank-1 Kokkos::Views that `exec` can access");
   static_assert(!std::is_const_v<typename OutView::value_type>, "ksync::transform: out must be writable");
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename InView::memory_space>::accessible &&
-                    Kokkos::SpaceAccessibility<ExecutionSpace, typename OutView::memory_space>::accessible,
-                "ksync::transform: in or out lives in a memory space that `exec` cannot access");
   constexpr const char* where = "ksync::transform";
   using In = typename InView::non_const_value_type;
   using Out = typename OutView::non_const_value_type;

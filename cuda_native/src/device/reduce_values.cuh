@@ -12,7 +12,6 @@ namespace ksync::cuda::detail {
 template <class T>
 void reduce_values(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy, T* result,
                    const reduce_tuning& tuning) {
-  check_reduce_arguments("ksync::cuda::reduce", data, data, n, strategy, tuning);
   const elements_reader<T, identity_transform> reader{data, {}, aligned16(data)};
   with_operator(op, [&](auto functor) { enqueue_reduce(stream, reader, n, functor, strategy, result, tuning); });
 }
@@ -20,7 +19,6 @@ void reduce_values(cudaStream_t stream, const T* data, std::size_t n, reduce_op 
 template <class T>
 void dot_values(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_strategy strategy, T* result,
                 const reduce_tuning& tuning) {
-  check_reduce_arguments("ksync::cuda::dot", x, y, n, strategy, tuning);
   const products_reader<T> reader{x, y, aligned16(x) && aligned16(y)};
   enqueue_reduce(stream, reader, n, plus{}, strategy, result, tuning);
 }

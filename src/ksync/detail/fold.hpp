@@ -81,26 +81,36 @@ struct combine<reduce_op::max> {
   }
 };
 
-// The Kokkos reducer of `Op` writing into `target` (a rank-0 View, or a host scalar).
+// The Kokkos reducer for each reduce_op.
+template <reduce_op Op, class T, class Space>
+struct kokkos_reducer;
+template <class T, class Space>
+struct kokkos_reducer<reduce_op::sum, T, Space> {
+  using type = Kokkos::Sum<T, Space>;
+};
+template <class T, class Space>
+struct kokkos_reducer<reduce_op::min, T, Space> {
+  using type = Kokkos::Min<T, Space>;
+};
+template <class T, class Space>
+struct kokkos_reducer<reduce_op::max, T, Space> {
+  using type = Kokkos::Max<T, Space>;
+};
+
+// The memory space a reducer's target lives in: a View's own, or the host for a scalar.
 template <class Target, class = void>
 struct target_space {
-  using type = Kokkos::HostSpace;  // a host scalar
+  using type = Kokkos::HostSpace;
 };
 template <class Target>
 struct target_space<Target, std::enable_if_t<Kokkos::is_view_v<Target>>> {
   using type = typename Target::memory_space;
 };
 
+// The Kokkos reducer of `Op` writing into `target` (a rank-0 View, or a host scalar).
 template <reduce_op Op, class Acc, class Target>
 KOKKOS_FUNCTION auto make_reducer(Target& target) {
-  using space = typename target_space<std::remove_const_t<Target>>::type;
-  if constexpr (Op == reduce_op::sum) {
-    return Kokkos::Sum<Acc, space>(target);
-  } else if constexpr (Op == reduce_op::min) {
-    return Kokkos::Min<Acc, space>(target);
-  } else {
-    return Kokkos::Max<Acc, space>(target);
-  }
+  return typename kokkos_reducer<Op, Acc, typename target_space<std::remove_const_t<Target>>::type>::type(target);
 }
 
 // Calls body(std::integral_constant<reduce_op, op>{}): a run-time op to a compile-time one.

@@ -79,16 +79,27 @@ void check_contiguous(const char* where, const char* name, const View& view) {
   throw std::logic_error(std::string(where) + ": the native bridge was entered where it does not exist");
 }
 
+#if KSYNC_NATIVE_BRIDGE
+// Runs `enqueue(target)` on `stream` with `target` where the result goes: the rank-0 View's own memory
+// (asynchronous), or the stream's workspace slot, copied back into the host scalar (blocking: synchronizes
+// that stream only, as ksync::cuda's blocking calls do).
+template <class T, class Result, class Enqueue>
+void into_result(cudaStream_t stream, Result& result, Enqueue&& enqueue) {
+  if constexpr (Kokkos::is_view_v<Result>) {
+    enqueue(result.data());
+  } else {
+    result = ksync::cuda::detail::blocking_result<T>(stream, enqueue);
+  }
+}
+#endif
+
 template <class ExecutionSpace, class T, class Result>
 void native_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy,
                    Result& result) {
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    if constexpr (Kokkos::is_view_v<Result>) {
-      ksync::cuda::reduce(exec.cuda_stream(), data, n, op, strategy, result.data());
-    } else {
-      result = ksync::cuda::reduce(exec.cuda_stream(), data, n, op, strategy);
-    }
+    const cudaStream_t stream = exec.cuda_stream();
+    into_result<T>(stream, result, [&](T* target) { ksync::cuda::reduce(stream, data, n, op, strategy, target); });
     return;
   }
 #endif
@@ -101,11 +112,8 @@ void native_dot(const ExecutionSpace& exec, const T* x, const T* y, std::size_t 
                 Result& result) {
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    if constexpr (Kokkos::is_view_v<Result>) {
-      ksync::cuda::dot(exec.cuda_stream(), x, y, n, strategy, result.data());
-    } else {
-      result = ksync::cuda::dot(exec.cuda_stream(), x, y, n, strategy);
-    }
+    const cudaStream_t stream = exec.cuda_stream();
+    into_result<T>(stream, result, [&](T* target) { ksync::cuda::dot(stream, x, y, n, strategy, target); });
     return;
   }
 #endif
@@ -118,11 +126,9 @@ void native_transform_reduce(const ExecutionSpace& exec, const T* data, std::siz
                              reduce_strategy strategy, Result& result) {
 #if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    if constexpr (Kokkos::is_view_v<Result>) {
-      ksync::cuda::transform_reduce(exec.cuda_stream(), data, n, op, f, strategy, result.data());
-    } else {
-      result = ksync::cuda::transform_reduce(exec.cuda_stream(), data, n, op, f, strategy);
-    }
+    const cudaStream_t stream = exec.cuda_stream();
+    into_result<T>(stream, result,
+                   [&](T* target) { ksync::cuda::transform_reduce(stream, data, n, op, f, strategy, target); });
     return;
   }
 #endif

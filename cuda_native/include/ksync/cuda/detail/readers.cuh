@@ -27,12 +27,17 @@ __device__ pack16<T> load_pack16(const T* address) {
   return pack;
 }
 
-// One 16-byte store; `address` must be 16-byte aligned.
+// One 16-byte store; `address` must be 16-byte aligned. `streaming`: st.global.cs, the written lines are
+// evicted first (data not read again soon).
 template <class T>
-__device__ void store_pack16(T* address, const pack16<T>& pack) {
+__device__ void store_pack16(T* address, const pack16<T>& pack, bool streaming = false) {
   int4 raw;
   __builtin_memcpy(&raw, &pack, 16);
-  *reinterpret_cast<int4*>(address) = raw;
+  if (streaming) {
+    __stcs(reinterpret_cast<int4*>(address), raw);
+  } else {
+    *reinterpret_cast<int4*>(address) = raw;
+  }
 }
 
 inline bool aligned16(const void* address) {

@@ -326,6 +326,15 @@ decltype(auto) with_operator(reduce_op op, Body&& body) {
 
 }  // namespace detail
 
+namespace detail {
+template <class T, class Transform>
+void enqueue_transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
+                              reduce_strategy strategy, T* result, const reduce_tuning& tuning) {
+  const elements_reader<T, Transform> reader{data, f, aligned16(data)};
+  with_operator(op, [&](auto functor) { enqueue_reduce(stream, reader, n, functor, strategy, result, tuning); });
+}
+}  // namespace detail
+
 // Asynchronous: enqueues op(f(data[0]), ..., f(data[n-1])) into *result on `stream`. `f` is a device
 // functor from T to T (a __device__ lambda, or a struct with a __device__ operator()).
 template <class T, class Transform>
@@ -333,9 +342,7 @@ void transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_
                       reduce_strategy strategy, T* result, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::transform_reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::transform_reduce", data, data, n, strategy, tuning);
-  const detail::elements_reader<T, Transform> reader{data, f, detail::aligned16(data)};
-  detail::with_operator(
-      op, [&](auto functor) { detail::enqueue_reduce(stream, reader, n, functor, strategy, result, tuning); });
+  detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, result, tuning);
 }
 
 // Blocking: returns op over f(data[i]); synchronizes `stream` only.
@@ -343,9 +350,11 @@ template <class T, class Transform>
 [[nodiscard]] T transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
                                  reduce_strategy strategy = reduce_strategy::automatic,
                                  const reduce_tuning& tuning = {}) {
+  static_assert(is_value_type_v<T>, "ksync::cuda::transform_reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::transform_reduce", data, data, n, strategy, tuning);
-  return detail::blocking_result<T>(
-      stream, [&](T* device_result) { transform_reduce(stream, data, n, op, f, strategy, device_result, tuning); });
+  return detail::blocking_result<T>(stream, [&](T* device_result) {
+    detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, device_result, tuning);
+  });
 }
 
 }  // namespace ksync::cuda

@@ -44,6 +44,7 @@ struct reduce_tuning {
 };
 
 namespace detail {
+// The compiled entry points; their callers below have checked the arguments (check_reduce_arguments).
 template <class T>
 void reduce_values(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy, T* result,
                    const reduce_tuning& tuning);
@@ -73,6 +74,7 @@ template <class T>
 void reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy, T* result,
             const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
+  detail::check_reduce_arguments("ksync::cuda::reduce", data, data, n, strategy, tuning);
   detail::reduce_values(stream, data, n, op, strategy, result, tuning);
 }
 
@@ -101,6 +103,7 @@ template <class T>
 void dot(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_strategy strategy, T* result,
          const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::dot supports int32, int64, float and double");
+  detail::check_reduce_arguments("ksync::cuda::dot", x, y, n, strategy, tuning);
   detail::dot_values(stream, x, y, n, strategy, result, tuning);
 }
 

@@ -46,13 +46,7 @@ __global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, boo
         return target;
       };
       const auto store = [&](std::size_t p, const pack16<Out>& target) {
-        if (streaming_stores) {
-          int4 raw;
-          __builtin_memcpy(&raw, &target, 16);
-          __stcs(reinterpret_cast<int4*>(out + p * width), raw);
-        } else {
-          store_pack16(out + p * width, target);
-        }
+        store_pack16(out + p * width, target, streaming_stores);
       };
       const auto apply = [&](std::size_t p) { store(p, map(load_pack16(in + p * width))); };
       std::size_t p = thread;
