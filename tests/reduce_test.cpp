@@ -92,6 +92,38 @@ TYPED_TEST(Reduce, ConstDataAndSubviewsAreAccepted) {
             ksync::test::reduction_reference(host, reduce_op::max));
 }
 
+// On GPU backends `tuned` reads 16-byte packs when every View is contiguous and aligned, element by element
+// otherwise: the same results either way, tails included.
+TYPED_TEST(Reduce, TunedReadsAlignedMisalignedAndStridedDataAlike) {
+  using T = TypeParam;
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const std::size_t n :
+       {std::size_t{1}, std::size_t{3}, std::size_t{17}, std::size_t{4099}, std::size_t{300'007}}) {
+    const auto host = ksync::test::exact_reduction_input<T>(2 * n + 2, 23u);
+    const auto data = to_device(host);
+    const auto aligned = Kokkos::subview(data, Kokkos::make_pair(std::size_t{0}, n));
+    const auto misaligned = Kokkos::subview(data, Kokkos::make_pair(std::size_t{1}, n + 1));
+    const Kokkos::View<const T*, Kokkos::LayoutStride> strided(data.data(), Kokkos::LayoutStride(n, 2));
+    std::vector<T> host_aligned(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<T> host_misaligned(host.begin() + 1, host.begin() + static_cast<std::ptrdiff_t>(n) + 1);
+    std::vector<T> host_strided(n);
+    for (std::size_t i = 0; i < n; ++i)
+      host_strided[i] = host[2 * i];
+    for (const auto op : ksync::test::all_reduce_ops) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", op = " << ksync::to_string(op));
+      EXPECT_EQ(ksync::reduce(exec, aligned, op, reduce_strategy::tuned),
+                ksync::test::reduction_reference(host_aligned, op));
+      EXPECT_EQ(ksync::reduce(exec, misaligned, op, reduce_strategy::tuned),
+                ksync::test::reduction_reference(host_misaligned, op));
+      EXPECT_EQ(ksync::reduce(exec, strided, op, reduce_strategy::tuned),
+                ksync::test::reduction_reference(host_strided, op));
+    }
+    // One packable and one misaligned operand: the dot reads both element by element.
+    EXPECT_EQ(ksync::dot(exec, aligned, misaligned, reduce_strategy::tuned),
+              ksync::test::dot_reference(host_aligned, host_misaligned));
+  }
+}
+
 // Calls on two instances of one backend at once, each into its own result.
 TEST(ReduceConcurrency, TwoInstancesReduceIndependently) {
   const Kokkos::DefaultExecutionSpace exec;

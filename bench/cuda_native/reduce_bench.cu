@@ -188,6 +188,12 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
     benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{})
         ->Arg(n)
         ->UseManualTime();
+    for (const int items : {1, 2}) {  // the grid sized from the data instead of the resident blocks
+      benchmark::RegisterBenchmark("native/transform/float/i" + std::to_string(items), time_native_transform,
+                                   ksync::cuda::transform_tuning{.items_per_thread = items})
+          ->Arg(n)
+          ->UseManualTime();
+    }
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     register_operator_and_type_comparisons<float>(n);
@@ -218,16 +224,17 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
         }
       }
     }
-    // Transform knobs: block size x grid (resident blocks, or 4 / 16 times more) x streaming stores.
+    // Transform knobs: block size x grid (i0: resident blocks, grid-stride; iK: K packs per thread, as many
+    // blocks as that takes) x streaming stores.
     for (const int block_size : {256, 512}) {
-      for (const int blocks_per_sm : {0, 32, 128}) {
+      for (const int items : {0, 1, 2, 4}) {
         for (const bool streaming : {false, true}) {
           const std::string knobs =
-              "b" + std::to_string(block_size) + "_s" + std::to_string(blocks_per_sm) + (streaming ? "_cs" : "_wb");
+              "b" + std::to_string(block_size) + "_i" + std::to_string(items) + (streaming ? "_cs" : "_wb");
           benchmark::RegisterBenchmark(
               "native/transform_tuning/float/" + knobs, time_native_transform,
               ksync::cuda::transform_tuning{
-                  .block_size = block_size, .blocks_per_sm = blocks_per_sm, .streaming_stores = streaming})
+                  .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming})
               ->Arg(n)
               ->UseManualTime();
         }

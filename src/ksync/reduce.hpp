@@ -29,6 +29,7 @@
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>
 #include <ksync/detail/native_bridge.hpp>
+#include <ksync/detail/packs.hpp>
 #include <ksync/types.hpp>
 
 #include <cstddef>
@@ -106,26 +107,46 @@ void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n
   });
 }
 
+// The terms a reduction folds: term(i) one at a time; term.pack(p) the 16-byte pack p of them, used on GPU
+// backends when term.packable() (detail/packs.hpp).
 template <class DataView>
 struct ElementTerm {
+  using value_type = typename DataView::non_const_value_type;
   DataView data;
-  KOKKOS_FUNCTION typename DataView::non_const_value_type operator()(std::int64_t i) const { return data(i); }
+  KOKKOS_FUNCTION value_type operator()(std::int64_t i) const { return data(i); }
+  KOKKOS_FUNCTION pack16<value_type> pack(std::int64_t p) const { return load_pack(data.data(), p); }
+  bool packable() const { return detail::packable(data); }
 };
 
 template <class XView, class YView>
 struct ProductTerm {
+  using value_type = typename XView::non_const_value_type;
   XView x;
   YView y;
-  KOKKOS_FUNCTION typename XView::non_const_value_type operator()(std::int64_t i) const { return x(i) * y(i); }
+  KOKKOS_FUNCTION value_type operator()(std::int64_t i) const { return x(i) * y(i); }
+  KOKKOS_FUNCTION pack16<value_type> pack(std::int64_t p) const {
+    auto products = load_pack(x.data(), p);
+    const auto ys = load_pack(y.data(), p);
+    for (int k = 0; k < pack16<value_type>::width; ++k)
+      products.value[k] *= ys.value[k];
+    return products;
+  }
+  bool packable() const { return detail::packable(x) && detail::packable(y); }
 };
 
 template <class DataView, class Transform>
 struct TransformTerm {
+  using value_type = typename DataView::non_const_value_type;
   DataView data;
   Transform transform;
-  KOKKOS_FUNCTION typename DataView::non_const_value_type operator()(std::int64_t i) const {
-    return transform(data(i));
+  KOKKOS_FUNCTION value_type operator()(std::int64_t i) const { return transform(data(i)); }
+  KOKKOS_FUNCTION pack16<value_type> pack(std::int64_t p) const {
+    auto values = load_pack(data.data(), p);
+    for (auto& value : values.value)
+      value = transform(value);
+    return values;
   }
+  bool packable() const { return detail::packable(data); }
 };
 
 template <class ExecutionSpace, class DataView, class Target>

@@ -5,9 +5,10 @@
 //   kokkos  parallel_reduce over RangePolicy(0, n): one term per index, what users write.
 //   team    TeamPolicy: team t folds a contiguous chunk with TeamThreadRange, one team value per team.
 //   tuned   RangePolicy over `lanes` indices (the backend's concurrency at most). On GPUs lane l folds
-//           l, l + lanes, l + 2 lanes, ... (consecutive lanes read consecutive addresses) into eight
-//           independent accumulators, so several loads are in flight per thread; on host backends lane l
-//           folds one contiguous chunk into independent accumulators the compiler vectorizes.
+//           the 16-byte packs l, l + lanes, ... (consecutive lanes read consecutive addresses; four packs in
+//           flight per thread) when the data is contiguous and aligned (detail/packs.hpp), element by
+//           element into eight accumulators otherwise; on host backends lane l folds one contiguous chunk
+//           into independent accumulators the compiler vectorizes.
 #pragma once
 
 #include <ksync/compat.hpp>
@@ -153,18 +154,24 @@ struct TeamFold {
   }
 };
 
-template <reduce_op Op, class Acc, class Term, bool Contiguous>
+// How a `tuned` lane walks the data: one contiguous chunk (host backends); i, i + lanes, ... one element at
+// a time (GPU backends, data not packable); 16-byte packs p, p + lanes, ... then the last n % width
+// elements one at a time (GPU backends, packable data).
+enum class tuned_walk { chunk, strided, packed };
+
+template <reduce_op Op, class Acc, class Term, tuned_walk Walk>
 struct TunedFold {
-  static constexpr int chains = 8;  // host: vectorizable; GPU: eight loads in flight per thread
+  static constexpr int chains = 8;           // host: vectorizable; GPU: eight loads in flight per thread
+  static constexpr int packs_in_flight = 4;  // GPU, packed: four 16-byte loads in flight per thread
   Term term;
   std::int64_t n;
   std::int64_t lanes;
-  std::int64_t chunk;  // Contiguous only: elements per lane
+  std::int64_t chunk;  // chunk only: elements per lane
   KOKKOS_FUNCTION void operator()(std::int64_t lane, Acc& acc) const {
     Acc partial[chains];
     for (auto& value : partial)
       value = combine<Op>::template identity<Acc>();
-    if constexpr (Contiguous) {
+    if constexpr (Walk == tuned_walk::chunk) {
       const std::int64_t begin = lane * chunk;
       const std::int64_t end = begin + chunk < n ? begin + chunk : n;
       std::int64_t i = begin;
@@ -192,13 +199,34 @@ struct TunedFold {
       }
       for (; i < end; ++i)
         combine<Op>::into(partial[0], term(i));
-    } else {
+    } else if constexpr (Walk == tuned_walk::strided) {
       std::int64_t i = lane;
       for (; i + (chains - 1) * lanes < n; i += chains * lanes) {
         for (int k = 0; k < chains; ++k)
           combine<Op>::into(partial[k], term(i + k * lanes));
       }
       for (; i < n; i += lanes)
+        combine<Op>::into(partial[0], term(i));
+    } else {
+      using Pack = decltype(term.pack(std::int64_t{}));
+      const std::int64_t packs = n / Pack::width;
+      const auto fold_pack = [&](Acc& into, const Pack& pack) {
+        Acc value = static_cast<Acc>(pack.value[0]);
+        for (int k = 1; k < Pack::width; ++k)
+          combine<Op>::into(value, pack.value[k]);
+        combine<Op>::into(into, value);
+      };
+      std::int64_t p = lane;
+      for (; p + (packs_in_flight - 1) * lanes < packs; p += packs_in_flight * lanes) {
+        Pack loaded[packs_in_flight];
+        for (int k = 0; k < packs_in_flight; ++k)
+          loaded[k] = term.pack(p + k * lanes);
+        for (int k = 0; k < packs_in_flight; ++k)
+          fold_pack(partial[k], loaded[k]);
+      }
+      for (; p < packs; p += lanes)
+        fold_pack(partial[0], term.pack(p));
+      for (std::int64_t i = packs * Pack::width + lane; i < n; i += lanes)
         combine<Op>::into(partial[0], term(i));
     }
     for (const auto& value : partial)
@@ -223,20 +251,29 @@ void fold(const char* label, const ExecutionSpace& exec, std::int64_t n, const T
     const std::int64_t chunk = (n + teams - 1) / teams;
     Kokkos::parallel_reduce(label, Policy(exec, static_cast<int>(teams), Kokkos::AUTO),
                             TeamFold<Op, Acc, Term, typename Policy::member_type>{term, n, chunk}, reducer);
-  } else {
-    constexpr bool contiguous = runs_on_host<ExecutionSpace>;
-    // GPU: at least 16 elements per lane, at most one lane per resident thread. Host: one lane per thread.
-    const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
-    const std::int64_t lanes = contiguous ? std::min<std::int64_t>(concurrency, std::max<std::int64_t>(1, n / 4096))
-                                          : std::clamp<std::int64_t>((n + 15) / 16, 1, concurrency);
+  } else if constexpr (runs_on_host<ExecutionSpace>) {
+    // One contiguous chunk per thread (at least 4096 elements each).
+    const std::int64_t lanes =
+        std::min<std::int64_t>(std::max<std::int64_t>(1, exec.concurrency()), std::max<std::int64_t>(1, n / 4096));
     const std::int64_t chunk = (n + lanes - 1) / lanes;
-    // 256-thread blocks, 8 resident per multiprocessor: every lane the concurrency counts is resident, with
-    // its eight loads in flight (Kokkos would otherwise pick the block size, and may leave half the
-    // multiprocessor idle for this register-hungrier loop). Host backends ignore launch bounds.
+    Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, lanes),
+                            TunedFold<Op, Acc, Term, tuned_walk::chunk>{term, n, lanes, chunk}, reducer);
+  } else {
+    // GPU: at least 16 elements per lane, at most one lane per resident thread. 256-thread blocks, 8 resident
+    // per multiprocessor: every lane the concurrency counts is resident, with its loads in flight (Kokkos
+    // would otherwise pick the block size, and may leave half the multiprocessor idle for this
+    // register-hungrier loop).
+    const std::int64_t lanes =
+        std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, exec.concurrency()));
     using TunedPolicy =
         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 8>>;
-    Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
-                            TunedFold<Op, Acc, Term, contiguous>{term, n, lanes, chunk}, reducer);
+    if (term.packable()) {
+      Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
+                              TunedFold<Op, Acc, Term, tuned_walk::packed>{term, n, lanes, 0}, reducer);
+    } else {
+      Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
+                              TunedFold<Op, Acc, Term, tuned_walk::strided>{term, n, lanes, 0}, reducer);
+    }
   }
 }
 

@@ -27,26 +27,32 @@ TYPED_TEST_SUITE(NativeTransformGpu, ksync::test::value_types);
 TYPED_TEST(NativeTransformGpu, OutOfPlaceInPlaceAndMisalignedMatchTheReference) {
   KSYNC_REQUIRE_GPU();
   using T = TypeParam;
+  // The default grid (resident blocks, grid-stride) and grids sized from the data (1 and 3 items per thread).
+  const ksync::cuda::transform_tuning tunings[] = {
+      {}, {.items_per_thread = 1}, {.block_size = 128, .items_per_thread = 3, .streaming_stores = true}};
   for (const auto n : ksync::test::device_reduce_sizes) {
     if (!ksync::test::size_enabled(n)) continue;
-    SCOPED_TRACE(::testing::Message() << "n = " << n);
     const auto host = ksync::test::exact_reduction_input<T>(n + 1, 9u);
     std::vector<T> expected(host.size());
     for (std::size_t i = 0; i < host.size(); ++i)
       expected[i] = TwiceAndOne{}(host[i]);
-    device_buffer<T> in(host);
-    device_buffer<T> out(n + 1);
-    ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, out.data(), TwiceAndOne{});
-    EXPECT_EQ(out.to_host(), expected);
-    // Misaligned by one element on both sides (the scalar path), n elements.
-    device_buffer<T> shifted(n + 1);
-    shifted.copy_from(std::vector<T>(n + 1, T{0}));
-    ksync::cuda::transform(cudaStreamPerThread, in.data() + 1, n, shifted.data() + 1, TwiceAndOne{});
-    std::vector<T> expected_shifted(expected);
-    expected_shifted[0] = T{0};
-    EXPECT_EQ(shifted.to_host(), expected_shifted);
-    ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, in.data(), TwiceAndOne{});  // in place
-    EXPECT_EQ(in.to_host(), expected);
+    for (const auto& tuning : tunings) {
+      SCOPED_TRACE(::testing::Message() << "n = " << n << ", block_size = " << tuning.block_size
+                                        << ", items_per_thread = " << tuning.items_per_thread);
+      device_buffer<T> in(host);
+      device_buffer<T> out(n + 1);
+      ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, out.data(), TwiceAndOne{}, tuning);
+      EXPECT_EQ(out.to_host(), expected);
+      // Misaligned by one element on both sides (the scalar path), n elements.
+      device_buffer<T> shifted(n + 1);
+      shifted.copy_from(std::vector<T>(n + 1, T{0}));
+      ksync::cuda::transform(cudaStreamPerThread, in.data() + 1, n, shifted.data() + 1, TwiceAndOne{}, tuning);
+      std::vector<T> expected_shifted(expected);
+      expected_shifted[0] = T{0};
+      EXPECT_EQ(shifted.to_host(), expected_shifted);
+      ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, in.data(), TwiceAndOne{}, tuning);  // in place
+      EXPECT_EQ(in.to_host(), expected);
+    }
   }
 }
 
@@ -61,6 +67,12 @@ TEST(NativeTransformArguments, NullArraysAndPartialOverlapAreRejected) {
   EXPECT_THROW(ksync::cuda::transform(nullptr, storage, 4, storage + 2, TwiceAndOne{}), std::invalid_argument);
   EXPECT_THROW(ksync::cuda::transform(nullptr, storage, 4, storage + 4, TwiceAndOne{}, {.block_size = 2048}),
                std::invalid_argument);
+  try {
+    ksync::cuda::transform(nullptr, storage, 4, storage + 4, TwiceAndOne{}, {.items_per_thread = -1});
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::cuda::transform: tuning.items_per_thread = -1 is negative");
+  }
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 //
 //   transform(stream, in, n, out, f[, tuning])  asynchronous: enqueued on `stream`, nothing synchronized.
 //
-// A grid-stride loop over as many blocks as can be resident, two independent 16-byte loads in flight per
-// thread when `in` and `out` are 16-byte aligned and their element types have the same size; scalar
-// otherwise. No barrier: every element is read and written by one thread. `in` and `out` may be the same
-// array (in place); arrays that overlap otherwise are rejected. Indices are 64-bit.
+// A grid-stride loop (by default over as many blocks as can be resident; transform_tuning sizes the grid
+// otherwise), two independent 16-byte loads in flight per thread when `in` and `out` are 16-byte aligned and their
+// element types have the same size; scalar otherwise. No barrier: every element is read and written by one thread. `in`
+// and `out` may be the same array (in place); arrays that overlap otherwise are rejected. Indices are 64-bit.
 #pragma once
 
 #include <ksync/cuda/detail/error.hpp>
@@ -22,8 +22,12 @@
 namespace ksync::cuda {
 
 struct transform_tuning {
-  int block_size = 256;           // threads per block, 32 to 1024
-  int blocks_per_sm = 0;          // 0: as many as can be resident; more: a larger grid, fewer elements per thread
+  int block_size = 256;  // threads per block, 32 to 1024
+  // The grid: items_per_thread > 0 sizes it so each thread moves that many 16-byte packs (elements when the
+  // arrays are not aligned), as many blocks as that takes; 0 caps it at blocks_per_sm blocks per
+  // multiprocessor and loops over the data (grid-stride).
+  int items_per_thread = 0;
+  int blocks_per_sm = 0;          // items_per_thread = 0 only: 0 is as many as can be resident
   bool streaming_stores = false;  // st.global.cs: written lines are evicted first (data not read again soon)
 };
 
@@ -78,6 +82,8 @@ void transform(cudaStream_t stream, const In* in, std::size_t n, Out* out, F f, 
   detail::check_argument(out != nullptr || n == 0, where, "out is null but n = ", n);
   detail::check_argument(tuning.block_size >= 32 && tuning.block_size <= 1024, where,
                          "tuning.block_size = ", tuning.block_size, " is outside [32, 1024]");
+  detail::check_argument(tuning.items_per_thread >= 0, where, "tuning.items_per_thread = ", tuning.items_per_thread,
+                         " is negative");
   detail::check_argument(tuning.blocks_per_sm >= 0, where, "tuning.blocks_per_sm = ", tuning.blocks_per_sm,
                          " is negative");
   if (n == 0) return;
@@ -88,18 +94,30 @@ void transform(cudaStream_t stream, const In* in, std::size_t n, Out* out, F f, 
                          "in and out overlap without being the same array (in = ", static_cast<const void*>(in),
                          ", out = ", static_cast<const void*>(out), ", n = ", n, ")");
   const auto kernel = detail::transform_kernel<In, Out, F>;
-  const int device = detail::stream_device(stream);
-  int blocks_per_sm = tuning.blocks_per_sm;
-  if (blocks_per_sm == 0) {
-    KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, tuning.block_size, 0));
-    blocks_per_sm = std::max(1, blocks_per_sm);
-  }
-  const std::size_t needed = (n + static_cast<std::size_t>(tuning.block_size) - 1) / tuning.block_size;
-  const std::size_t limit =
-      static_cast<std::size_t>(blocks_per_sm) * static_cast<std::size_t>(detail::multiprocessor_count(device));
-  const auto blocks = static_cast<unsigned int>(std::min(needed, limit));
   const bool vectorized = detail::aligned16(in) && detail::aligned16(out);
-  kernel<<<blocks, tuning.block_size, 0, stream>>>(in, n, out, f, vectorized, tuning.streaming_stores);
+  const auto block_size = static_cast<std::size_t>(tuning.block_size);
+  std::size_t blocks = 0;
+  if (tuning.items_per_thread > 0) {
+    const bool packed = vectorized && sizeof(In) == sizeof(Out) && (sizeof(In) == 4 || sizeof(In) == 8);
+    const std::size_t width = packed ? 16 / sizeof(In) : 1;
+    const std::size_t items = n / width + n % width;  // packs, then the tail element by element
+    const std::size_t per_block = block_size * static_cast<std::size_t>(tuning.items_per_thread);
+    blocks = (items + per_block - 1) / per_block;
+    detail::check_argument(blocks <= 0x7fffffffU, where, "tuning.items_per_thread = ", tuning.items_per_thread,
+                           " needs ", blocks, " blocks for n = ", n, "; the grid holds 2^31 - 1");
+  } else {
+    const int device = detail::stream_device(stream);
+    int blocks_per_sm = tuning.blocks_per_sm;
+    if (blocks_per_sm == 0) {
+      KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, tuning.block_size, 0));
+      blocks_per_sm = std::max(1, blocks_per_sm);
+    }
+    const std::size_t needed = (n + block_size - 1) / block_size;
+    blocks = std::min(needed, static_cast<std::size_t>(blocks_per_sm) *
+                                  static_cast<std::size_t>(detail::multiprocessor_count(device)));
+  }
+  kernel<<<static_cast<unsigned int>(blocks), tuning.block_size, 0, stream>>>(in, n, out, f, vectorized,
+                                                                              tuning.streaming_stores);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::transform");
 }
 
