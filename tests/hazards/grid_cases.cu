@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Grid-scope hazards (docs/hazards.md): 09 a grid barrier with more blocks than can be resident, 10 a flag
+// without memory ordering used to publish data.
+#include "catalog.hpp"
+#include "publish_flag.cuh"
+
+#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device/spin_barrier.cuh>
+
+#include <stdexcept>
+
+namespace ksync::hazards {
+namespace {
+
+// 09 — each block writes its slot, waits at the spin barrier, then reads its neighbour's slot. The large
+// dynamic shared memory request (unused) leaves room for one block per multiprocessor, like seed 000's
+// "two slots".
+__global__ void neighbour_exchange(ksync::cuda::spin_barrier_state* state, unsigned int spin_limit, int* slots,
+                                   int* out) {
+  if (threadIdx.x == 0) slots[blockIdx.x] = static_cast<int>(blockIdx.x) + 1;
+  // Participation: every thread of every block of the grid (all must be resident: the case's point). Data:
+  // slots[0, gridDim.x). Publishes every block's slot to every other block.
+  if (!ksync::cuda::spin_barrier_sync(state, spin_limit)) return;
+  if (threadIdx.x == 0) out[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+}
+
+outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
+  constexpr int threads = 128;
+  constexpr std::size_t shared_bytes = 150 * 1024;  // more than half a multiprocessor's 228 KiB
+  constexpr unsigned int spin_limit = 20'000;       // about 20 ms of ~1 us naps
+  KSYNC_CUDA_CHECK(cudaFuncSetAttribute(neighbour_exchange, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(shared_bytes)));
+  int device = 0;
+  KSYNC_CUDA_CHECK(cudaGetDevice(&device));
+  int per_multiprocessor = 0;
+  KSYNC_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, neighbour_exchange, threads, shared_bytes));
+  const auto resident =
+      static_cast<unsigned int>(per_multiprocessor * ksync::cuda::detail::multiprocessor_count(device));
+  const unsigned int blocks = which == variant::fixed ? resident : resident + 1;
+  outcome result;
+  try {
+    ksync::cuda::check_co_resident("hazard 09", neighbour_exchange, blocks, threads, shared_bytes, device);
+  } catch (const std::invalid_argument& refusal) {
+    result.guard = refusal.what();
+  }
+  // The hazard launches anyway (what code without the guard does); the bounded spin reports instead of hanging.
+  ksync::cuda::device_buffer<ksync::cuda::spin_barrier_state> state(1);
+  state.copy_from({ksync::cuda::spin_barrier_state{}});
+  ksync::cuda::device_buffer<int> slots(blocks);
+  ksync::cuda::device_buffer<int> out(blocks);
+  out.copy_from(std::vector<int>(blocks, -1));
+  neighbour_exchange<<<blocks, threads, shared_bytes>>>(state.data(), spin_limit, slots.data(), out.data());
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::hazards::neighbour_exchange");
+  KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<int> expected(blocks);
+  for (unsigned int b = 0; b < blocks; ++b)
+    expected[b] = static_cast<int>((b + 1) % blocks) + 1;
+  compare(result, out.to_host(), expected);
+  result.timed_out = state.to_host()[0].timed_out;
+  result.note = std::to_string(blocks) + " blocks, " + std::to_string(resident) + " resident at most";
+  return result;
+}
+
+// 10 — 132 writer/reader pairs per launch, 200 launches; a mismatch is a reader that saw the flag but not
+// the data. Timing-dependent: the count is reported, and only the twin's zero is asserted.
+outcome run_flag_publish(variant which, bool /*checked*/) {
+  constexpr unsigned int pairs = 132;
+  constexpr int launches = 200;
+  constexpr unsigned int spin_limit = 1u << 24;
+  ksync::cuda::device_buffer<int> data(pairs);
+  ksync::cuda::device_buffer<int> flags(pairs);
+  ksync::cuda::device_buffer<flag_reading> seen(pairs);
+  const auto kernel = which == variant::fixed ? publish_with_release_flag : publish_with_plain_flag;
+  outcome result;
+  std::vector<int> expected = iota_values(static_cast<int>(pairs));
+  for (int launch = 0; launch < launches; ++launch) {
+    KSYNC_CUDA_CHECK(cudaMemset(data.data(), 0, pairs * sizeof(int)));
+    KSYNC_CUDA_CHECK(cudaMemset(flags.data(), 0, pairs * sizeof(int)));
+    kernel<<<2 * pairs, 32>>>(data.data(), flags.data(), seen.data(), spin_limit);
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::hazards::publish_flag");
+    KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<int> after;
+    for (const auto& reading : seen.to_host())
+      after.push_back(reading.after);
+    outcome one;
+    compare(one, after, expected);
+    result.checked_elements += one.checked_elements;
+    result.mismatches += one.mismatches;
+  }
+  result.note = std::to_string(launches) + " launches of " + std::to_string(pairs) + " writer/reader pairs";
+  return result;
+}
+
+}  // namespace
+
+std::vector<hazard_case> grid_cases() {
+  return {{"09", "oversubscribed_grid", false, run_oversubscribed_grid},
+          {"10", "flag_without_ordering", false, run_flag_publish}};
+}
+
+}  // namespace ksync::hazards
