@@ -188,7 +188,7 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
     benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{})
         ->Arg(n)
         ->UseManualTime();
-    for (const int items : {1, 2}) {  // the grid sized from the data instead of the resident blocks
+    for (const int items : {0, 2}) {  // the resident grid-stride loop, and two packs per thread
       benchmark::RegisterBenchmark("native/transform/float/i" + std::to_string(items), time_native_transform,
                                    ksync::cuda::transform_tuning{.items_per_thread = items})
           ->Arg(n)

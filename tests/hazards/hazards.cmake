@@ -7,7 +7,9 @@ add_executable(ksync_hazards hazards/main.cu hazards/block_cases.cu hazards/warp
 target_link_libraries(ksync_hazards PRIVATE ksync::cuda_native)
 ksync_project_warnings(ksync_hazards)
 
-set(ksync_sanitizer_finding "ERROR SUMMARY: [1-9]")
+# memcheck and synccheck count errors in "ERROR SUMMARY: N errors"; racecheck in "RACECHECK SUMMARY: N hazards
+# displayed (E errors, W warnings)" — a warning alone is not a detection.
+set(ksync_sanitizer_finding "ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [0-9]+ hazards? displayed \\([1-9]")
 set(ksync_detector_finding "ksync-detector: [1-9]")
 
 # ksync_hazard_test(ID NAME VARIANT CHECK TOOLS EXPECT [CHECKED])

@@ -167,8 +167,11 @@ struct TunedFold {
   std::int64_t n;
   std::int64_t lanes;
   std::int64_t chunk;  // chunk only: elements per lane
+  // The packed walk keeps one accumulator per pack in flight: fewer registers, so that every resident
+  // thread keeps its loads in flight without spilling (see fold()).
+  static constexpr int accumulators = Walk == tuned_walk::packed ? packs_in_flight : chains;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, Acc& acc) const {
-    Acc partial[chains];
+    Acc partial[accumulators];
     for (auto& value : partial)
       value = combine<Op>::template identity<Acc>();
     if constexpr (Walk == tuned_walk::chunk) {
@@ -259,19 +262,22 @@ void fold(const char* label, const ExecutionSpace& exec, std::int64_t n, const T
     Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, lanes),
                             TunedFold<Op, Acc, Term, tuned_walk::chunk>{term, n, lanes, chunk}, reducer);
   } else {
-    // GPU: at least 16 elements per lane, at most one lane per resident thread. 256-thread blocks, 8 resident
-    // per multiprocessor: every lane the concurrency counts is resident, with its loads in flight (Kokkos
-    // would otherwise pick the block size, and may leave half the multiprocessor idle for this
-    // register-hungrier loop).
-    const std::int64_t lanes =
-        std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, exec.concurrency()));
-    using TunedPolicy =
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 8>>;
+    // GPU: at least 16 elements per lane. Kokkos sizes the grid as lanes / 256 blocks of 256 threads, at
+    // most concurrency / 256, and the launch bounds decide how many are resident per multiprocessor. Element
+    // by element: 8 per multiprocessor (32 registers), one lane per resident thread. Packed: 4 per
+    // multiprocessor (64 registers: four 16-byte packs in flight and no spills), so half as many lanes.
+    const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
     if (term.packable()) {
-      Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
+      const std::int64_t lanes = std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, concurrency / 2));
+      using PackedPolicy =
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 4>>;
+      Kokkos::parallel_reduce(label, PackedPolicy(exec, 0, lanes),
                               TunedFold<Op, Acc, Term, tuned_walk::packed>{term, n, lanes, 0}, reducer);
     } else {
-      Kokkos::parallel_reduce(label, TunedPolicy(exec, 0, lanes),
+      const std::int64_t lanes = std::clamp<std::int64_t>((n + 15) / 16, 1, concurrency);
+      using StridedPolicy =
+          Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 8>>;
+      Kokkos::parallel_reduce(label, StridedPolicy(exec, 0, lanes),
                               TunedFold<Op, Acc, Term, tuned_walk::strided>{term, n, lanes, 0}, reducer);
     }
   }
