@@ -2,7 +2,8 @@
 // Portable device-wide reductions and transform on Kokkos' default execution space, side by side in one run
 // with: Kokkos' own parallel_reduce (the `kokkos` strategy, what users write), Kokkos Kernels' sum and dot
 // when built with them, a device copy and a read-only stream (the bandwidth ceilings), and — on the CUDA
-// backend — ksync's native kernels reached through the bridge.
+// backend — ksync's native kernels reached through the bridge and CUB's DeviceReduce::Sum on the same
+// instance's stream, timed by the same harness (the vendor baseline of this run).
 #include "portable.hpp"
 
 #include <ksync/config.hpp>
@@ -13,12 +14,21 @@
 #include <KokkosBlas1_sum.hpp>
 #endif
 
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#include <cub/device/device_reduce.cuh>
+#define KSYNC_BENCH_CUB 1
+#else
+#define KSYNC_BENCH_CUB 0
+#endif
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace {
 
@@ -38,7 +48,7 @@ void time_reduction(benchmark::State& state, const char* what, std::int64_t byte
   const Kokkos::View<float> result("ksync::bench::result");
   try {
     time_on_instance(state, exec, n * bytes_per_element, [&] { run(exec, data, result); }, mode);
-  } catch (const std::invalid_argument& refused) {
+  } catch (const std::exception& refused) {  // a strategy this backend refuses, a failed vendor call
     state.SkipWithError(refused.what());
     return;
   }
@@ -73,6 +83,32 @@ void time_kokkos_kernels_dot(benchmark::State& state) {
   time_reduction(state, "dot", 8, [](const Exec& exec, const auto& data, const auto& result) {
     KokkosBlas::dot(exec, result, data, data);
   });
+}
+#endif
+
+#if KSYNC_BENCH_CUB
+// CUB's DeviceReduce::Sum into the same result View on exec's stream; its scratch is sized and allocated
+// during the untimed warm-up call.
+void time_cub_sum(benchmark::State& state) {
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    Kokkos::View<unsigned char*, Kokkos::CudaSpace> scratch;
+    std::size_t scratch_bytes = 0;
+    time_reduction(state, "sum", 4, [&](const Exec& exec, const auto& data, const auto& result) {
+      const auto n = static_cast<std::int64_t>(data.extent(0));
+      if (scratch.data() == nullptr) {
+        if (cub::DeviceReduce::Sum(nullptr, scratch_bytes, data.data(), result.data(), n, exec.cuda_stream()) !=
+            cudaSuccess) {
+          throw std::runtime_error("cub::DeviceReduce::Sum failed to size its scratch");
+        }
+        scratch = decltype(scratch)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::bench::cub_scratch"),
+                                    std::max<std::size_t>(1, scratch_bytes));
+      }
+      if (cub::DeviceReduce::Sum(scratch.data(), scratch_bytes, data.data(), result.data(), n, exec.cuda_stream()) !=
+          cudaSuccess) {
+        throw std::runtime_error("cub::DeviceReduce::Sum failed");
+      }
+    });
+  }
 }
 #endif
 
@@ -158,6 +194,11 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
                         strategy);
     }
     if (bridge) register_strategy("bridge/reduce/sum/float/last_block", n, reduce_op::sum, reduce_strategy::last_block);
+#if KSYNC_BENCH_CUB
+    if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+      benchmark::RegisterBenchmark("cub/reduce/sum/float", time_cub_sum)->Arg(n)->UseManualTime();
+    }
+#endif
     // One call from an idle instance to its fence, launch included.
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
       benchmark::RegisterBenchmark("portable/reduce_latency/sum/float/" + std::string(ksync::to_string(strategy)),

@@ -81,20 +81,29 @@ __global__ void active_mask_as_participants(const int* in, int* out, unsigned in
 }
 
 // 06 — a warp exchanges values through shared memory: with independent thread scheduling (sm_70+) lanes
-// are not in lockstep, so the read needs __syncwarp.
+// are not in lockstep, so the read needs __syncwarp. Checked: the exchange goes through ksync's
+// access_tracker, which finds the missing sync whatever order the lanes ran in.
 template <bool Fixed, bool Checked>
 __global__ void warp_exchange(const int* in, int* out, unsigned int* violations) {
   __shared__ int slots[32];
-  __shared__ unsigned int ledger;
+  __shared__ unsigned int shadow[32];
+  __shared__ unsigned int epoch;
   const unsigned int lane = threadIdx.x;
+  const ksync::cuda::warp::access_tracker tracker{shadow, &epoch};
   if constexpr (Checked) {
-    if (lane == 0) ledger = 0;
-    __syncwarp();  // participation: all 32 lanes; data: ledger; publishes its reset
+    shadow[lane] = ksync::cuda::warp::access_tracker::unwritten;
+    if (lane == 0) epoch = 0;
+    __syncwarp();  // participation: all 32 lanes; data: shadow, epoch; publishes their initial values
+    tracker.store(slots, lane, in[lane]);
+    // Fixed — participation: all 32 lanes; data: slots[0, 32). Publishes each lane's slot to its mirror.
+    if constexpr (Fixed) tracker.sync(full_mask);
+    out[lane] = tracker.load(slots, 31 - lane, violations);
+  } else {
+    slots[lane] = in[lane];
+    // Fixed — participation: all 32 lanes; data: slots[0, 32). Publishes each lane's slot to its mirror.
+    if constexpr (Fixed) __syncwarp();
+    out[lane] = slots[31 - lane];
   }
-  slots[lane] = in[lane];
-  // Fixed — participation: all 32 lanes; data: slots[0, 32). Publishes each lane's slot to its mirror.
-  if constexpr (Fixed) warp_barrier<Checked>(full_mask, &ledger, violations);
-  out[lane] = slots[31 - lane];
 }
 
 std::vector<int> mirrored(const std::vector<int>& values) {
@@ -125,7 +134,7 @@ outcome run_warp_exchange(variant which, bool checked) {
 std::vector<hazard_case> warp_cases() {
   return {{"04", "partial_syncwarp", true, run_partial_syncwarp},
           {"05", "active_mask_as_participants", true, run_active_mask},
-          {"06", "warp_exchange", false, run_warp_exchange}};
+          {"06", "warp_exchange", true, run_warp_exchange}};
 }
 
 }  // namespace ksync::hazards
