@@ -133,9 +133,7 @@ void transform(const ExecutionSpace& exec, const InView& in, const OutView& out,
     return;
   }
   if constexpr (detail::runs_on_host<ExecutionSpace>) {
-    const std::int64_t lanes =
-        std::min<std::int64_t>(std::max<std::int64_t>(1, exec.concurrency()), std::max<std::int64_t>(1, n / 4096));
-    const std::int64_t chunk = (n + lanes - 1) / lanes;
+    const auto [lanes, chunk] = detail::split_for_host(exec, n);
     Kokkos::parallel_for("ksync::transform::tuned", detail::IndexPolicy<ExecutionSpace>(exec, 0, n == 0 ? 0 : lanes),
                          detail::TransformLanes<InView, OutView, F, true>{in, out, f, n, lanes, chunk});
   } else {

@@ -127,6 +127,19 @@ decltype(auto) with_reduce_op(reduce_op op, Body&& body) {
   }
 }
 
+// Host backends: how the tuned kernels split n elements — one contiguous chunk per lane, at least 4096
+// elements each, no more lanes than the backend's threads.
+struct host_chunks {
+  std::int64_t lanes;
+  std::int64_t chunk;  // elements per lane
+};
+template <class ExecutionSpace>
+host_chunks split_for_host(const ExecutionSpace& exec, std::int64_t n) {
+  const std::int64_t lanes =
+      std::min<std::int64_t>(std::max<std::int64_t>(1, exec.concurrency()), std::max<std::int64_t>(1, n / 4096));
+  return {.lanes = lanes, .chunk = (n + lanes - 1) / lanes};
+}
+
 template <class ExecutionSpace>
 using IndexPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
@@ -255,10 +268,7 @@ void fold(const char* label, const ExecutionSpace& exec, std::int64_t n, const T
     Kokkos::parallel_reduce(label, Policy(exec, static_cast<int>(teams), Kokkos::AUTO),
                             TeamFold<Op, Acc, Term, typename Policy::member_type>{term, n, chunk}, reducer);
   } else if constexpr (runs_on_host<ExecutionSpace>) {
-    // One contiguous chunk per thread (at least 4096 elements each).
-    const std::int64_t lanes =
-        std::min<std::int64_t>(std::max<std::int64_t>(1, exec.concurrency()), std::max<std::int64_t>(1, n / 4096));
-    const std::int64_t chunk = (n + lanes - 1) / lanes;
+    const auto [lanes, chunk] = split_for_host(exec, n);
     Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, lanes),
                             TunedFold<Op, Acc, Term, tuned_walk::chunk>{term, n, lanes, chunk}, reducer);
   } else {

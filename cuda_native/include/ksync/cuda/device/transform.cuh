@@ -36,12 +36,17 @@ struct transform_tuning {
 
 namespace detail {
 
+// Whether transform moves In -> Out in 16-byte packs (when both arrays are 16-byte aligned): one pack of
+// each must hold the same number of elements, and load_pack16 handles 4- and 8-byte types.
+template <class In, class Out>
+inline constexpr bool moves_packs_v = sizeof(In) == sizeof(Out) && (sizeof(In) == 4 || sizeof(In) == 8);
+
 template <class In, class Out, class F>
 __global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, bool vectorized, bool streaming_stores) {
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   std::size_t scalar_begin = 0;
-  if constexpr (sizeof(In) == sizeof(Out) && (sizeof(In) == 4 || sizeof(In) == 8)) {
+  if constexpr (moves_packs_v<In, Out>) {
     if (vectorized) {
       constexpr int width = pack16<In>::width;
       const std::size_t packs = n / width;
@@ -101,7 +106,7 @@ void transform(cudaStream_t stream, const In* in, std::size_t n, Out* out, F f, 
   const auto block_size = static_cast<std::size_t>(tuning.block_size);
   std::size_t blocks = 0;
   if (tuning.items_per_thread > 0) {
-    const bool packed = vectorized && sizeof(In) == sizeof(Out) && (sizeof(In) == 4 || sizeof(In) == 8);
+    const bool packed = vectorized && detail::moves_packs_v<In, Out>;
     const std::size_t width = packed ? 16 / sizeof(In) : 1;
     const std::size_t items = n / width + n % width;  // packs, then the tail element by element
     const std::size_t per_block = block_size * static_cast<std::size_t>(tuning.items_per_thread);
