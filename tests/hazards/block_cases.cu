@@ -60,7 +60,8 @@ __global__ void divergent_barrier(const int* in, int* out, unsigned int* violati
   int value = in[t];
   if (t % 32 < 16) {
     value *= 2;  // the branch's own work
-    // Hazard: participation is half of each warp; the other half never arrives here.
+    // Hazard: participation is half of each warp (the other half never arrives here); data: none yet —
+    // the slots are written after the branch, so this barrier publishes nothing.
     if constexpr (!Fixed) block_barrier<Checked>(0, ledger, violations);
   } else {
     value += 1;
@@ -86,10 +87,12 @@ __global__ void barrier_per_branch(const int* in, int* out, unsigned int* violat
     block_barrier<Checked>(0, ledger, violations);
     out[t] = t < 64 ? slots[t + 64] : slots[t - 64];
   } else if (t < 64) {
-    block_barrier<Checked>(1, ledger, violations);  // hazard: warps 0-1 arrive here ...
+    // Hazard: participation is meant to be all 128 threads, but warps 0-1 arrive here and warps 2-3 at the
+    // barrier below; data: slots[0, 128), which each half reads from the other.
+    block_barrier<Checked>(1, ledger, violations);
     out[t] = slots[t + 64];
   } else {
-    block_barrier<Checked>(2, ledger, violations);  // ... warps 2-3 at another barrier
+    block_barrier<Checked>(2, ledger, violations);  // the other half of the hazard above
     out[t] = slots[t - 64];
   }
 }

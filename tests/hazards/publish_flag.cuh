@@ -31,6 +31,8 @@ extern "C" __global__ void publish_with_plain_flag(int* data, int* flag, ksync::
     *static_cast<volatile int*>(flag + pair) = 1;  // hazard: no release, no fence
   } else {
     const int before = data[pair];
+    // The spin (hazard): participation is one thread of each block of the pair; data: data[pair], which
+    // this volatile flag does not order — the wait publishes nothing.
     for (unsigned int spins = 0; *static_cast<volatile int*>(flag + pair) == 0 && spins < spin_limit; ++spins) {
     }
     seen[pair] = {before, data[pair]};  // hazard: nothing orders this load after the flag's
