@@ -4,6 +4,7 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/config.hpp>
+#include <ksync/occupancy.hpp>
 #include <ksync/predicates.hpp>
 #include <ksync/reduce.hpp>
 #include <ksync/reverse.hpp>
