@@ -8,6 +8,7 @@
 #include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/spin_barrier.cuh>
 
+#include <cstdint>
 #include <stdexcept>
 
 namespace ksync::hazards {
@@ -16,19 +17,19 @@ namespace {
 // 09 — each block writes its slot, waits at the spin barrier, then reads its neighbour's slot. The large
 // dynamic shared memory request (unused) leaves room for one block per multiprocessor, like seed 000's
 // "two slots".
-__global__ void neighbour_exchange(ksync::cuda::spin_barrier_state* state, unsigned int spin_limit, int* slots,
+__global__ void neighbour_exchange(ksync::cuda::spin_barrier_state* state, std::uint64_t timeout_ns, int* slots,
                                    int* out) {
   if (threadIdx.x == 0) slots[blockIdx.x] = static_cast<int>(blockIdx.x) + 1;
   // Participation: every thread of every block of the grid (all must be resident: the case's point). Data:
   // slots[0, gridDim.x). Publishes every block's slot to every other block.
-  if (!ksync::cuda::spin_barrier_sync(state, spin_limit)) return;
+  if (!ksync::cuda::spin_barrier_sync(state, timeout_ns)) return;
   if (threadIdx.x == 0) out[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
 }
 
 outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
   constexpr int threads = 128;
   constexpr std::size_t shared_bytes = 150 * 1024;  // more than half a multiprocessor's 228 KiB
-  constexpr unsigned int spin_limit = 20'000;       // about 20 ms of ~1 us naps
+  constexpr std::uint64_t timeout_ns = 20'000'000;  // 20 ms
   KSYNC_CUDA_CHECK(cudaFuncSetAttribute(neighbour_exchange, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         static_cast<int>(shared_bytes)));
   int device = 0;
@@ -51,7 +52,7 @@ outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
   ksync::cuda::device_buffer<int> slots(blocks);
   ksync::cuda::device_buffer<int> out(blocks);
   out.copy_from(std::vector<int>(blocks, -1));
-  neighbour_exchange<<<blocks, threads, shared_bytes>>>(state.data(), spin_limit, slots.data(), out.data());
+  neighbour_exchange<<<blocks, threads, shared_bytes>>>(state.data(), timeout_ns, slots.data(), out.data());
   KSYNC_CUDA_CHECK_LAUNCH("ksync::hazards::neighbour_exchange");
   KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<int> expected(blocks);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Seed 003's volatile trap, compiled to PTX and read back by check_spin_loops.py: three kernels wait for
-// another block to set `*flag`. Only the first is wrong: nothing tells the compiler that the plain load can
-// change, so it may load once and spin on a register. The volatile load and the acquire load are re-issued
-// on every iteration. These kernels are never launched; the test reads their PTX.
+// another block to set `*flag`, and two run ksync's own grid barriers. Only the first is wrong: nothing tells the
+// compiler that the plain load can change, so it may load once and spin on a register. The volatile load and the
+// acquire load are re-issued on every iteration. These kernels are never launched; the test reads their PTX.
+#include <ksync/cuda/device/spin_barrier.cuh>
+
 #include <cuda/atomic>
 
 // The hazard: a plain global load in a spin loop.
@@ -26,4 +28,14 @@ extern "C" __global__ void spin_on_acquire_flag(int* flag, int* done) {
   while (ready.load(cuda::memory_order_acquire) == 0) {
   }
   *done = 1;
+}
+
+// ksync's two grid barriers (device/spin_barrier.cuh): their wait loops must re-read the flag as well.
+extern "C" __global__ void library_spin_barrier(ksync::cuda::spin_barrier_state* state) {
+  (void)ksync::cuda::spin_barrier_sync(state, 1000);
+}
+
+extern "C" __global__ void library_volatile_spin_barrier(ksync::cuda::volatile_spin_barrier_state* state) {
+  unsigned int sense = 0;
+  (void)ksync::cuda::volatile_spin_barrier_sync(state, sense, 1000);
 }

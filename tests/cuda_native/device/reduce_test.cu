@@ -133,7 +133,7 @@ TEST(NativeReduceTuningGpu, EveryBlockSizeItemCountOccupancyAndClusterSizeGivesT
             } catch (const std::invalid_argument& error) {
               // Only a 16-block cluster of large blocks may be refused by the device; nothing else.
               EXPECT_EQ(cluster_size, 16) << error.what();
-              EXPECT_NE(std::string(error.what()).find("tuning.cluster_size = 16"), std::string::npos);
+              EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos);
             }
           }
         }

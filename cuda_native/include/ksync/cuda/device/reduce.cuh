@@ -24,6 +24,7 @@
 #include <ksync/cuda/detail/readers.cuh>
 #include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
+#include <ksync/cuda/device/cluster.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 
 #include <cooperative_groups.h>
@@ -240,41 +241,14 @@ void launch_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op 
     KSYNC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(BlockSize),
                                                  arguments, 0, stream));
   } else if constexpr (Strategy == reduce_strategy::cluster) {
-    int cluster_launch = 0;
-    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_launch, cudaDevAttrClusterLaunch, device));
-    check_argument(cluster_launch != 0, where, "strategy cluster needs thread-block clusters (sm_90 or newer), which ",
-                   "device ", device, " does not support");
-    const auto cluster_size = static_cast<unsigned int>(tuning.cluster_size);
-    if (cluster_size > 8) {
-      KSYNC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    }
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = cluster_size;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(std::max(cluster_size, (blocks + cluster_size - 1) / cluster_size * cluster_size));
-    config.blockDim = dim3(BlockSize);
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    // A cluster the device cannot hold shows here as 0 clusters or as an error: both are the caller's
-    // choice of tuning, reported as such.
-    int active_clusters = 0;
-    const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&active_clusters, kernel, &config);
-    if (occupancy != cudaSuccess) (void)cudaGetLastError();
-    check_argument(occupancy == cudaSuccess && active_clusters > 0, where,
-                   "tuning.cluster_size = ", tuning.cluster_size, " is refused for blocks of ", BlockSize,
-                   " threads on device ", device, " (", cudaGetErrorName(occupancy), ", ", active_clusters,
-                   " clusters fit)");
+    cluster_launch launch(where, kernel, BlockSize, tuning.cluster_size, 0, stream);
     // Whole clusters, no more than fit at once: clusters are placed within one GPC each, so fewer blocks are
     // resident than the per-multiprocessor limit suggests, and a grid beyond that would run a second,
     // mostly idle wave. Extra blocks of the last cluster fold nothing and contribute the identity.
+    const unsigned int cluster_size = launch.cluster_size();
     const unsigned int clusters =
-        std::min((blocks + cluster_size - 1) / cluster_size, static_cast<unsigned int>(active_clusters));
-    config.gridDim = dim3(std::max(1u, clusters) * cluster_size);
-    KSYNC_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, reader, n, op, partials, workspace.ticket, result));
+        std::min((blocks + cluster_size - 1) / cluster_size, static_cast<unsigned int>(launch.max_active_clusters()));
+    launch.launch(std::max(1u, clusters), reader, n, op, partials, workspace.ticket, result);
   }
 }
 

@@ -1,61 +1,81 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A home-made grid barrier (seed 003) with acquire/release atomics, a bounded spin and a co-residency guard.
+// Home-made grid barriers (seed 003), each with a bounded spin and a co-residency guard:
+//   spin_barrier_sync           acquire/release atomics (cuda::atomic_ref) on one word: each block's arrival
+//                               (a release add) publishes its writes, and the last arrival flips the word's
+//                               top bit, which the others wait for with acquire loads — one atomic round trip
+//                               per block and no reset, as in the CUDA runtime's own grid barrier.
+//   volatile_spin_barrier_sync  seed 003's form: an atomicAdd counter and a sense flag read through a
+//                               `volatile` pointer (so the load stays inside the loop: tests/ptx), with
+//                               __threadfence() before arriving and after seeing the flag for the data.
 // A grid barrier only works when every block of the grid is resident at once: a block that waits for one
 // that cannot start until a slot frees never lets it start (seed 000: two slots, three blocks). So
 //  - launch through check_co_resident() first: it refuses a grid larger than the occupancy API allows;
-//  - the spin is bounded: a block that waits longer than `spin_limit` rounds gives up, marks
-//    state->timed_out and returns false instead of hanging the GPU.
+//  - the spin is bounded: a block that waits longer than `timeout_ns` (read from %globaltimer) gives up,
+//    counts itself in state->timed_out and returns false instead of hanging the GPU. The grid's data is
+//    then incomplete, and the state must be zeroed again before the next launch.
 //
 //   __global__ void k(ksync::cuda::spin_barrier_state* state, ...) {
 //     ... write this block's data ...
-//     if (!ksync::cuda::spin_barrier_sync(state, limit)) return;   // every thread of every block calls
+//     if (!ksync::cuda::spin_barrier_sync(state, timeout_ns)) return;   // every thread of every block calls
 //     ... read other blocks' data ...
 //   }
-// `state` is zeroed (cudaMemsetAsync) before each launch.
+// A state is zeroed (cudaMemsetAsync) before its first launch; a round that completes leaves it ready for
+// the next round and the next launch.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device/grid.cuh>  // check_co_resident
 
 #include <cuda/atomic>
 
-#include <cstddef>
+#include <cstdint>
 
 namespace ksync::cuda {
 
 struct spin_barrier_state {
-  unsigned int arrived;     // blocks arrived in the current round
-  unsigned int generation;  // rounds completed
-  unsigned int timed_out;   // blocks that gave up waiting
+  unsigned int arrivals;   // low 31 bits: this round's arrivals (block 0 counts for -(G - 1)); top bit: round parity
+  unsigned int reserved;   // keeps timed_out where volatile_spin_barrier_state has it
+  unsigned int timed_out;  // blocks that gave up waiting
 };
 
+struct volatile_spin_barrier_state {
+  unsigned int arrived;    // blocks arrived in the current round
+  unsigned int sense;      // flips when a round completes
+  unsigned int timed_out;  // blocks that gave up waiting
+};
+
+namespace detail {
+// Nanoseconds from the GPU's global timer (the same clock on every multiprocessor; it ticks in about 1 us
+// steps on some GPUs, fine for a timeout).
+__device__ inline std::uint64_t global_nanoseconds() {
+  std::uint64_t now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+}  // namespace detail
+
 // Waits until every block of the grid has called; returns false (for the whole block) when this block
-// gave up after `spin_limit` rounds of about a microsecond. Every thread of the block must call.
-__device__ inline bool spin_barrier_sync(spin_barrier_state* state, unsigned int spin_limit) {
+// gave up after `timeout_ns`. Every thread of the block must call.
+__device__ inline bool spin_barrier_sync(spin_barrier_state* state, std::uint64_t timeout_ns) {
   __shared__ bool released;
   // Participation: every thread of the block. Data: whatever the block wrote before the call. Publishes
   // those writes to thread 0, whose release below carries them to the other blocks.
   __syncthreads();
   if (threadIdx.x == 0) {
-    const ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device> arrived(state->arrived);
-    const ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device> generation(state->generation);
-    const unsigned int round = generation.load(::cuda::memory_order_acquire);
+    const ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device> arrivals(state->arrivals);
+    // The G additions of a round sum to exactly 2^31: the top bit flips once every block has arrived, and
+    // the low bits come back to where they were.
+    const unsigned int add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+    const unsigned int before = arrivals.fetch_add(add, ::cuda::memory_order_release);
     released = true;
-    if (arrived.fetch_add(1u, ::cuda::memory_order_acq_rel) + 1u == gridDim.x) {
-      arrived.store(0u, ::cuda::memory_order_relaxed);
-      generation.fetch_add(1u, ::cuda::memory_order_release);  // the last block releases the round
-    } else {
-      // The spin barrier. Participation: one thread of every block of the grid (each block's thread 0).
-      // Data: state. Publishes (acquire) every block's writes before its arrival.
-      unsigned int spins = 0;
-      while (generation.load(::cuda::memory_order_acquire) == round) {
-        if (++spins > spin_limit) {
-          ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device>(state->timed_out).fetch_add(1u);
-          released = false;
-          break;
-        }
-        __nanosleep(1000);
+    // The spin barrier. Participation: one thread of every block of the grid (each block's thread 0).
+    // Data: state->arrivals. Publishes (acquire) every block's writes before its arrival.
+    const std::uint64_t start = detail::global_nanoseconds();
+    while (((arrivals.load(::cuda::memory_order_acquire) ^ before) & 0x80000000u) == 0) {
+      if (detail::global_nanoseconds() - start > timeout_ns) {
+        ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device>(state->timed_out).fetch_add(1u);
+        released = false;
+        break;
       }
     }
   }
@@ -65,22 +85,42 @@ __device__ inline bool spin_barrier_sync(spin_barrier_state* state, unsigned int
   return released;
 }
 
-// Throws std::invalid_argument when `blocks` blocks of `block_size` threads of `kernel` with
-// `dynamic_shared_bytes` cannot all be resident on `device` at once: a grid barrier in them could never
-// release. `where` names the caller in the message.
-template <class Kernel>
-void check_co_resident(const char* where, Kernel kernel, unsigned int blocks, int block_size,
-                       std::size_t dynamic_shared_bytes, int device) {
-  int per_multiprocessor = 0;
-  KSYNC_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size, dynamic_shared_bytes));
-  const int multiprocessors = detail::multiprocessor_count(device);
-  const auto capacity = static_cast<unsigned long long>(per_multiprocessor) * multiprocessors;
-  detail::check_argument(
-      blocks <= capacity, where, "blocks = ", blocks, " cannot be resident at once: ", per_multiprocessor,
-      " blocks of ", block_size, " threads and ", dynamic_shared_bytes,
-      " bytes of dynamic shared memory fit per multiprocessor, ", capacity, " on the ", multiprocessors,
-      " multiprocessors of device ", device, "; a grid barrier would wait forever for the rest");
+// Seed 003's sense-reversal barrier. `sense` is the caller's per-thread round parity, 0 before the first
+// call (every thread of the block passes its own copy; the copies stay equal).
+__device__ inline bool volatile_spin_barrier_sync(volatile_spin_barrier_state* state, unsigned int& sense,
+                                                  std::uint64_t timeout_ns) {
+  __shared__ bool released;
+  sense ^= 1u;
+  // Participation: every thread of the block. Data: whatever the block wrote before the call. Publishes
+  // those writes to thread 0, whose fence below carries them to device scope.
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    released = true;
+    __threadfence();  // this block's writes are visible device-wide before its arrival counts
+    if (atomicAdd(&state->arrived, 1u) + 1u == gridDim.x) {
+      static_cast<volatile unsigned int*>(&state->arrived)[0] = 0u;
+      __threadfence();  // the reset lands before the release
+      static_cast<volatile unsigned int*>(&state->sense)[0] = sense;
+    } else {
+      // The spin barrier. Participation: one thread of every block of the grid (each block's thread 0).
+      // Data: state->sense. The volatile load is issued on every iteration; the fence after it keeps this
+      // block's later reads behind the flag, so they see every block's fenced writes.
+      const volatile unsigned int* flag = &state->sense;
+      const std::uint64_t start = detail::global_nanoseconds();
+      while (*flag != sense) {
+        if (detail::global_nanoseconds() - start > timeout_ns) {
+          atomicAdd(&state->timed_out, 1u);
+          released = false;
+          break;
+        }
+      }
+      __threadfence();
+    }
+  }
+  // Participation: every thread of the block. Data: `released` and the other blocks' writes (ordered by
+  // thread 0's fence). Publishes both to the whole block.
+  __syncthreads();
+  return released;
 }
 
 }  // namespace ksync::cuda

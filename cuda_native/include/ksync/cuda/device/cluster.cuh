@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Thread-block clusters (sm_90): the blocks of a cluster run at once on one GPC, synchronize with
+// cluster.sync() and read each other's shared memory (distributed shared memory, cluster.map_shared_rank).
+//   cluster_launch   a kernel launched with cudaLaunchKernelEx and a cluster dimension of 1, 2, 4, 8 or 16
+//                    (16 needs the non-portable attribute, which the constructor sets); the constructor
+//                    refuses with std::invalid_argument a device without clusters, another size, or a size
+//                    the device does not accept for this kernel and block size.
+//   cluster_rotate   a building block: each block publishes a value in its shared memory and reads that of
+//                    the block `shift` ranks further on in its cluster.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/runtime.hpp>
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace ksync::cuda {
+
+template <class... Parameters>
+class cluster_launch {
+ public:
+  cluster_launch(const char* where, void (*kernel)(Parameters...), int block_size, int cluster_size,
+                 std::size_t dynamic_shared_bytes, cudaStream_t stream)
+      : where_(where), kernel_(kernel) {
+    detail::check_argument(
+        cluster_size == 1 || cluster_size == 2 || cluster_size == 4 || cluster_size == 8 || cluster_size == 16, where,
+        "cluster_size = ", cluster_size, " is not one of 1, 2, 4, 8, 16");
+    detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
+                           " is outside [1, 1024]");
+    const int device = detail::stream_device(stream);
+    int supported = 0;
+    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device));
+    detail::check_argument(supported != 0, where, "thread-block clusters need sm_90 or newer, which device ", device,
+                           " is not");
+    if (cluster_size > 8) {
+      const cudaError_t allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+      if (allowed != cudaSuccess) (void)cudaGetLastError();
+      detail::check_argument(allowed == cudaSuccess, where, "cluster_size = ", cluster_size,
+                             " needs the non-portable cluster size attribute, which device ", device, " refused (",
+                             cudaGetErrorName(allowed), ")");
+    }
+    cluster_size_ = static_cast<unsigned int>(cluster_size);
+    attribute_.id = cudaLaunchAttributeClusterDimension;
+    attribute_.val.clusterDim.x = cluster_size_;
+    attribute_.val.clusterDim.y = 1;
+    attribute_.val.clusterDim.z = 1;
+    config_.gridDim = dim3(cluster_size_);
+    config_.blockDim = dim3(static_cast<unsigned int>(block_size));
+    config_.dynamicSmemBytes = dynamic_shared_bytes;
+    config_.stream = stream;
+    config_.attrs = &attribute_;
+    config_.numAttrs = 1;
+    // A cluster the device cannot hold shows here as 0 clusters or as an error: both are the caller's
+    // choice of sizes, reported as such.
+    const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&max_active_clusters_, kernel, &config_);
+    if (occupancy != cudaSuccess) (void)cudaGetLastError();
+    detail::check_argument(occupancy == cudaSuccess && max_active_clusters_ > 0, where, "cluster_size = ", cluster_size,
+                           " is refused for blocks of ", block_size, " threads and ", dynamic_shared_bytes,
+                           " bytes of dynamic shared memory on device ", device, " (", cudaGetErrorName(occupancy),
+                           ", ", max_active_clusters_, " clusters fit)");
+  }
+  cluster_launch(const cluster_launch&) = delete;  // config_.attrs points into this object
+  cluster_launch& operator=(const cluster_launch&) = delete;
+
+  [[nodiscard]] unsigned int cluster_size() const noexcept { return cluster_size_; }
+  // Clusters of this kernel the device holds at once (clusters are placed within one GPC each, so this can
+  // be fewer than the per-multiprocessor block limit suggests).
+  [[nodiscard]] int max_active_clusters() const noexcept { return max_active_clusters_; }
+
+  // Launches `clusters` clusters (clusters x cluster_size() blocks).
+  template <class... Arguments>
+  void launch(unsigned int clusters, Arguments... arguments) {
+    static_assert(sizeof...(Parameters) == sizeof...(Arguments),
+                  "cluster_launch::launch: pass exactly one argument per kernel parameter");
+    detail::check_argument(clusters >= 1 && clusters <= 0x7fffffffu / cluster_size_, where_, "clusters = ", clusters,
+                           " is outside [1, ", 0x7fffffffu / cluster_size_, "]");
+    config_.gridDim = dim3(clusters * cluster_size_);
+    KSYNC_CUDA_CHECK(cudaLaunchKernelEx(&config_, kernel_, static_cast<Parameters>(arguments)...));
+  }
+
+ private:
+  const char* where_;
+  void (*kernel_)(Parameters...);
+  unsigned int cluster_size_ = 1;
+  int max_active_clusters_ = 0;
+  cudaLaunchAttribute attribute_{};
+  cudaLaunchConfig_t config_{};
+};
+
+// Every thread of every block of the cluster calls. Block r publishes `mine` (in its shared memory `slot`)
+// and returns the value of block (r + shift) % size of its cluster. Two cluster barriers: the first
+// publishes every block's slot, the second keeps each block (and its shared memory) alive until its
+// neighbour has read it.
+template <class T>
+__device__ T cluster_rotate(T& slot, const T& mine, unsigned int shift) {
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) slot = mine;
+  // Participation: every thread of every block of the cluster. Data: `slot` of each block (one value,
+  // written by its thread 0). Publishes every block's slot to the whole cluster.
+  cluster.sync();
+  const unsigned int source = (cluster.block_rank() + shift) % cluster.num_blocks();
+  const T theirs = *cluster.map_shared_rank(&slot, source);
+  // Participation: every thread of every block of the cluster. Data: none new; no block leaves (freeing its
+  // shared memory) or overwrites its slot while another block still reads it.
+  cluster.sync();
+  return theirs;
+}
+
+}  // namespace ksync::cuda

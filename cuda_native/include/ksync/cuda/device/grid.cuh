@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Grids whose blocks wait for each other (grid.sync(), the spin barriers of spin_barrier.cuh): every block
+// must be resident at once, or the first barrier waits forever for a block that cannot start (seed 000).
+//   co_resident_grid()   sizes such a grid from the occupancy API: blocks_per_multiprocessor per
+//                        multiprocessor (0: as many as fit), refused with std::invalid_argument when the
+//                        kernel cannot have that many resident;
+//   check_co_resident()  refuses a grid the device cannot hold at once (any launcher of a grid barrier);
+//   launch_cooperative() checks both, and cooperative-launch support, then cudaLaunchCooperativeKernel;
+//   grid_stride_begin()/grid_stride()  the loop every thread of such a grid runs over data larger than it.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/runtime.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+
+namespace ksync::cuda {
+
+struct grid_shape {
+  unsigned int blocks = 0;
+  int block_size = 0;
+  std::size_t dynamic_shared_bytes = 0;
+  int blocks_per_multiprocessor = 0;  // as launched
+};
+
+// Throws std::invalid_argument when `blocks` blocks of `block_size` threads of `kernel` with
+// `dynamic_shared_bytes` cannot all be resident on `device` at once: a grid barrier in them could never
+// release. `where` names the caller in the message.
+template <class Kernel>
+void check_co_resident(const char* where, Kernel kernel, unsigned int blocks, int block_size,
+                       std::size_t dynamic_shared_bytes, int device) {
+  int per_multiprocessor = 0;
+  KSYNC_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size, dynamic_shared_bytes));
+  const int multiprocessors = detail::multiprocessor_count(device);
+  const auto capacity = static_cast<unsigned long long>(per_multiprocessor) * multiprocessors;
+  detail::check_argument(
+      blocks <= capacity, where, "blocks = ", blocks, " cannot be resident at once: ", per_multiprocessor,
+      " blocks of ", block_size, " threads and ", dynamic_shared_bytes,
+      " bytes of dynamic shared memory fit per multiprocessor, ", capacity, " on the ", multiprocessors,
+      " multiprocessors of device ", device, "; a grid barrier would wait forever for the rest");
+}
+
+// A grid of `blocks_per_multiprocessor` blocks per multiprocessor of `device` (0: as many as fit), all of
+// them resident at once.
+template <class Kernel>
+grid_shape co_resident_grid(const char* where, Kernel kernel, int block_size, std::size_t dynamic_shared_bytes,
+                            int blocks_per_multiprocessor, int device) {
+  detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
+                         " is outside [1, 1024]");
+  detail::check_argument(blocks_per_multiprocessor >= 0, where,
+                         "blocks_per_multiprocessor = ", blocks_per_multiprocessor, " is negative");
+  int fit = 0;
+  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block_size, dynamic_shared_bytes));
+  detail::check_argument(fit > 0, where, "block_size = ", block_size, " with ", dynamic_shared_bytes,
+                         " bytes of dynamic shared memory: no block of this kernel fits on a multiprocessor");
+  detail::check_argument(blocks_per_multiprocessor <= fit, where,
+                         "blocks_per_multiprocessor = ", blocks_per_multiprocessor, " but only ", fit, " blocks of ",
+                         block_size, " threads of this kernel can be resident on one multiprocessor of device ",
+                         device);
+  const int per_multiprocessor = blocks_per_multiprocessor > 0 ? blocks_per_multiprocessor : fit;
+  return {.blocks = static_cast<unsigned int>(per_multiprocessor * detail::multiprocessor_count(device)),
+          .block_size = block_size,
+          .dynamic_shared_bytes = dynamic_shared_bytes,
+          .blocks_per_multiprocessor = per_multiprocessor};
+}
+
+// Launches `kernel(arguments...)` cooperatively (grid.sync() is legal in it) with `grid` on `stream`, after
+// checking that the device supports cooperative launch and that the grid is co-resident.
+template <class... Parameters, class... Arguments>
+void launch_cooperative(const char* where, void (*kernel)(Parameters...), const grid_shape& grid, cudaStream_t stream,
+                        Arguments... arguments) {
+  static_assert(sizeof...(Parameters) == sizeof...(Arguments),
+                "launch_cooperative: pass exactly one argument per kernel parameter");
+  const int device = detail::stream_device(stream);
+  int cooperative = 0;
+  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  detail::check_argument(cooperative != 0, where, "cooperative launch (grid.sync()) is not supported by device ",
+                         device);
+  check_co_resident(where, kernel, grid.blocks, grid.block_size, grid.dynamic_shared_bytes, device);
+  // The kernel's own parameter types: cudaLaunchCooperativeKernel copies each argument by its address.
+  std::tuple<Parameters...> values{static_cast<Parameters>(arguments)...};
+  void* addresses[sizeof...(Parameters) > 0 ? sizeof...(Parameters) : 1] = {};
+  std::apply(
+      [&](auto&... value) {
+        std::size_t k = 0;
+        ((addresses[k++] = static_cast<void*>(&value)), ...);
+      },
+      values);
+  KSYNC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(grid.blocks),
+                                               dim3(static_cast<unsigned int>(grid.block_size)), addresses,
+                                               grid.dynamic_shared_bytes, stream));
+}
+
+// The grid-stride loop: this thread's first index and the stride (every thread of the grid once per stride).
+__device__ inline std::int64_t grid_stride_begin() {
+  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline std::int64_t grid_stride() {
+  return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+}
+
+}  // namespace ksync::cuda
