@@ -6,8 +6,11 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Graph.hpp>
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #if KOKKOS_VERSION < 40600 || KOKKOS_VERSION >= 60000
@@ -33,6 +36,20 @@ inline constexpr std::size_t view_rank = static_cast<std::size_t>(View::rank());
 template <class ExecutionSpace>
 std::vector<ExecutionSpace> partition_space(const ExecutionSpace& exec, std::size_t count) {
   return Kokkos::Experimental::partition_space(exec, std::vector<double>(count, 1.0));
+}
+
+// Kokkos::Experimental::create_graph(exec, closure) in 4.6; 5.x builds a graph on a device handle instead
+// (create_graph(handle, closure)), recognisable by Graph::get_device_handle(). Either way the closure receives
+// the root node, and the graph is submitted on the instance given to submit().
+template <class ExecutionSpace, class Closure>
+auto create_graph(const ExecutionSpace& exec, Closure&& closure) {
+  using Graph = Kokkos::Experimental::Graph<ExecutionSpace>;
+  if constexpr (requires(const Graph& graph) { graph.get_device_handle(); }) {
+    using Handle = std::remove_cvref_t<decltype(std::declval<const Graph&>().get_device_handle())>;
+    return Kokkos::Experimental::create_graph(Handle::from(exec), std::forward<Closure>(closure));
+  } else {
+    return Kokkos::Experimental::create_graph(exec, std::forward<Closure>(closure));
+  }
 }
 
 }  // namespace ksync::compat

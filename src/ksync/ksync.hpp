@@ -4,10 +4,12 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/config.hpp>
+#include <ksync/jacobi.hpp>
 #include <ksync/occupancy.hpp>
 #include <ksync/predicates.hpp>
 #include <ksync/reduce.hpp>
 #include <ksync/reverse.hpp>
 #include <ksync/segment_reduce.hpp>
+#include <ksync/stencil.hpp>
 #include <ksync/transform.hpp>
 #include <ksync/types.hpp>

@@ -109,6 +109,60 @@ enum class transform_strategy { automatic, kokkos, tuned, native };
   return "unknown";
 }
 
+// How an iterative computation of many dependent phases (ksync::jacobi, ksync::cuda::jacobi) is run; each
+// phase reads what the previous one wrote, so something must separate them. docs/synchronization.md.
+//   Native (ksync::cuda):
+//   persistent_grid_sync         one cooperative kernel for all phases, grid.sync() between them
+//   persistent_spin_barrier      one kernel, ksync's acquire/release spin barrier between phases
+//   persistent_volatile_barrier  one kernel, seed 003's volatile sense-reversal barrier between phases
+//   launch_per_phase             one kernel launch per phase; the stream orders them
+//   cuda_graph                   those launches captured once into a CUDA graph, replayed per call
+//   Portable (ksync::, any Kokkos backend):
+//   kokkos_parallel_for          one parallel_for per phase on the execution-space instance
+//   kokkos_graph                 those parallel_fors as nodes of a Kokkos::Experimental::Graph
+enum class iteration_form {
+  persistent_grid_sync,
+  persistent_spin_barrier,
+  persistent_volatile_barrier,
+  launch_per_phase,
+  cuda_graph,
+  kokkos_parallel_for,
+  kokkos_graph
+};
+
+inline constexpr iteration_form all_iteration_forms[] = {iteration_form::persistent_grid_sync,
+                                                         iteration_form::persistent_spin_barrier,
+                                                         iteration_form::persistent_volatile_barrier,
+                                                         iteration_form::launch_per_phase,
+                                                         iteration_form::cuda_graph,
+                                                         iteration_form::kokkos_parallel_for,
+                                                         iteration_form::kokkos_graph};
+
+[[nodiscard]] constexpr std::string_view to_string(iteration_form form) noexcept {
+  switch (form) {
+    case iteration_form::persistent_grid_sync:
+      return "persistent_grid_sync";
+    case iteration_form::persistent_spin_barrier:
+      return "persistent_spin_barrier";
+    case iteration_form::persistent_volatile_barrier:
+      return "persistent_volatile_barrier";
+    case iteration_form::launch_per_phase:
+      return "launch_per_phase";
+    case iteration_form::cuda_graph:
+      return "cuda_graph";
+    case iteration_form::kokkos_parallel_for:
+      return "kokkos_parallel_for";
+    case iteration_form::kokkos_graph:
+      return "kokkos_graph";
+  }
+  return "unknown";
+}
+
+// Whether `form` runs ksync::cuda's hand-written kernels (as opposed to Kokkos code).
+[[nodiscard]] constexpr bool is_native(iteration_form form) noexcept {
+  return form != iteration_form::kokkos_parallel_for && form != iteration_form::kokkos_graph;
+}
+
 // What segment_predicates reports for one segment: how many elements satisfy the predicate (nonzero), and
 // whether all / any of them do. An empty segment cannot occur (segments cover [0, n) without gaps).
 struct predicate_summary {

@@ -3,6 +3,7 @@
 // Host references and inputs shared by the test suites of both halves.
 #pragma once
 
+#include <ksync/stencil.hpp>
 #include <ksync/types.hpp>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ksync::test {
@@ -239,5 +241,36 @@ long double sum_error_bound(const std::vector<T>& data) {
   const long double k = data.empty() ? 0 : static_cast<long double>(data.size() - 1);
   return k * u / (1 - k * u) * magnitude;
 }
+
+// `phases` Jacobi sweeps of `u` on the host (ksync/stencil.hpp's arithmetic): the result both halves must
+// match bit for bit. Returns the final state.
+template <class T>
+std::vector<T> jacobi_reference(std::vector<T> u, int phases) {
+  std::vector<T> next(u.size());
+  const std::size_t n = u.size();
+  for (int phase = 0; phase < phases; ++phase) {
+    for (std::size_t i = 0; i < n; ++i)
+      next[i] = (i == 0 || i + 1 == n) ? u[i] : jacobi_update(u[i - 1], u[i + 1]);
+    std::swap(u, next);
+  }
+  return u;
+}
+
+// A Jacobi start: both ends fixed at 1 and -1, random interior values in [0, 1) with full mantissas, so
+// every rounding of every sweep shows.
+template <class T>
+std::vector<T> jacobi_start(std::size_t n, std::uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<T> distribution(0, 1);
+  std::vector<T> u(n);
+  for (auto& x : u)
+    x = distribution(generator);
+  if (n > 0) u.front() = 1;
+  if (n > 1) u.back() = -1;
+  return u;
+}
+
+// Jacobi sizes: empty, one and two points (no interior), small, block +-1 around 256, a prime, past 2^20.
+inline constexpr std::array<std::size_t, 10> jacobi_sizes{0, 1, 2, 3, 255, 256, 257, 4099, 65537, 1'048'579};
 
 }  // namespace ksync::test

@@ -25,14 +25,17 @@ reduce_workspace create_workspace(int device) {
                                             cudaDevAttrMaxBlocksPerMultiprocessor, device));
     workspace.partial_slots =
         static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
-    // One allocation: the partials, then the ticket and the device result, each on its own 256-byte line.
+    // One allocation: the partials, then the ticket, the device result and the grid-barrier states, each on
+    // its own 256-byte line.
     const std::size_t partial_bytes = (workspace.partial_slots * 8 + 255) / 256 * 256;
     char* base = nullptr;
-    KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base), partial_bytes + 512));
+    KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base), partial_bytes + 768));
     workspace.partials = base;
     workspace.ticket = reinterpret_cast<unsigned int*>(base + partial_bytes);
     workspace.device_result = base + partial_bytes + 256;
-    KSYNC_CUDA_CHECK(cudaMemset(base, 0, partial_bytes + 512));  // synchronous: the ticket starts at 0
+    workspace.barrier_states = base + partial_bytes + 512;
+    // Synchronous: the ticket and the barrier states start at 0.
+    KSYNC_CUDA_CHECK(cudaMemset(base, 0, partial_bytes + 768));
     KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
   } catch (...) {
     (void)cudaSetDevice(current);

@@ -21,6 +21,7 @@
 #if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
 #define KSYNC_NATIVE_BRIDGE 1
 #include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #if defined(__CUDACC__)
 #include <ksync/cuda/device/reduce.cuh>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Per-stream scratch for ksync::cuda's single-launch reductions. A workspace belongs to one (device, stream)
-// pair — to one host thread as well for cudaStreamPerThread, which names a different stream on every
+// Per-stream scratch for ksync::cuda's single-launch reductions and persistent kernels. A workspace belongs to one
+// (device, stream) pair — to one host thread as well for cudaStreamPerThread, which names a different stream on every
 // thread — so calls on different streams never share a ticket or partials, and calls on one stream are
 // ordered by the stream itself. It is allocated (and its ticket zeroed) on the first call on that stream,
 // then reused: a call costs no allocation. Workspaces live until the process ends; each holds about
@@ -20,6 +20,7 @@ struct reduce_workspace {
   unsigned int* ticket = nullptr;  // 0 between calls: the block that finishes a call resets it
   void* device_result = nullptr;   // 8 bytes: where blocking calls' kernels put the result
   void* host_result = nullptr;     // 8 bytes of pinned host memory: where blocking calls read it
+  void* barrier_states = nullptr;  // 256 bytes, zeroed once: the persistent kernels' grid-barrier states
   int max_blocks_per_multiprocessor = 0;
 };
 

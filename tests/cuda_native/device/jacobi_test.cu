@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::jacobi: every native form against the host reference, bit for bit; the graph object; the
+// argument checks. (The portable forms, and the native ones through the bridge, are in tests/jacobi_test.cpp.)
+#include "../../support/gpu.hpp"
+#include "../../support/reference.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/device/jacobi.hpp>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::iteration_form;
+
+constexpr iteration_form native_forms[] = {
+    iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
+    iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph};
+
+template <class T>
+class JacobiGpu : public ::testing::Test {};
+using floating_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(JacobiGpu, floating_types);
+
+TYPED_TEST(JacobiGpu, EveryNativeFormMatchesTheReferenceBitForBit) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  const cudaStream_t stream = cudaStreamPerThread;
+  for (const auto n : ksync::test::jacobi_sizes) {
+    if (!ksync::test::size_enabled(n)) continue;
+    const auto start = ksync::test::jacobi_start<T>(n, 5u);
+    for (const int phases : {0, 1, 2, 7, 64}) {
+      const auto expected = ksync::test::jacobi_reference(start, phases);
+      for (const auto form : native_forms) {
+        for (const int per_multiprocessor : {1, 0}) {
+          if (per_multiprocessor == 0 &&
+              (form == iteration_form::launch_per_phase || form == iteration_form::cuda_graph))
+            continue;  // the knob only shapes persistent grids
+          SCOPED_TRACE("n = " + std::to_string(n) + ", phases = " + std::to_string(phases) + ", " +
+                       std::string(ksync::to_string(form)) + ", blocks per SM " + std::to_string(per_multiprocessor));
+          ksync::cuda::device_buffer<T> u(start);
+          ksync::cuda::device_buffer<T> scratch(n);
+          const ksync::cuda::jacobi_tuning tuning{.blocks_per_multiprocessor = per_multiprocessor};
+          T* result =
+              ksync::cuda::jacobi(stream, u.data(), scratch.data(), static_cast<std::int64_t>(n), phases, form, tuning);
+          EXPECT_EQ(result, phases % 2 == 0 ? u.data() : scratch.data());
+          KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+          EXPECT_EQ(result == u.data() ? u.to_host() : scratch.to_host(), expected);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(ksync::cuda::barrier_timeouts(stream), 0u);
+}
+
+TEST(JacobiGpu, AGraphReplaysItsPhasesAndBackToBackCallsContinue) {
+  KSYNC_REQUIRE_GPU();
+  const cudaStream_t stream = cudaStreamPerThread;
+  const auto start = ksync::test::jacobi_start<float>(100'003, 9u);
+  ksync::cuda::device_buffer<float> u(start);
+  ksync::cuda::device_buffer<float> scratch(start.size());
+  const ksync::cuda::jacobi_graph<float> graph(u.data(), scratch.data(), 100'003, 6);
+  for (int launch = 0; launch < 3; ++launch)
+    EXPECT_EQ(graph.launch(stream), u.data());
+  // Every persistent form continues from the state the graph left, on the same stream, without a sync.
+  int phases = 18;
+  for (const auto form : native_forms) {
+    (void)ksync::cuda::jacobi(stream, u.data(), scratch.data(), 100'003, 10, form);
+    phases += 10;
+  }
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  EXPECT_EQ(u.to_host(), ksync::test::jacobi_reference(start, phases));
+  EXPECT_EQ(ksync::cuda::barrier_timeouts(stream), 0u);
+}
+
+TEST(Jacobi, BadArgumentsThrowNamingThem) {
+  float a = 0;
+  float b = 0;
+  const auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no exception");
+  };
+  const cudaStream_t stream = cudaStreamPerThread;
+  const auto form = iteration_form::launch_per_phase;
+  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &b, -1, 1, form); }).find("n = -1"), std::string::npos);
+  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &b, 1, -2, form); }).find("phases = -2"),
+            std::string::npos);
+  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi<float>(stream, nullptr, &b, 1, 1, form); }).find("null"),
+            std::string::npos);
+  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &a, 1, 1, form); }).find("same buffer"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, iteration_form::kokkos_graph);
+            }).find("form = kokkos_graph"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.block_size = 0});
+            }).find("tuning.block_size = 0"),
+            std::string::npos);
+}
+
+}  // namespace
