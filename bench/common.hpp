@@ -113,9 +113,40 @@ inline void record_calls(benchmark::State& state, int calls, std::int64_t bytes_
       benchmark::Counter(calls, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// Barrier rows (barrier_bench): each sample ran `rounds` barriers (or launches); seconds_per_barrier is one.
+inline void record_barriers(benchmark::State& state, int rounds) {
+  state.counters["rounds"] = rounds;
+  state.counters["seconds_per_barrier"] =
+      benchmark::Counter(rounds, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// The persistent iterative workload (iteration_bench): Jacobi sweeps of 2^10 ... 2^24 points, 500 per call
+// (smoke: two tiny sizes, 10 phases).
+inline std::vector<std::int64_t> iteration_sizes(bool smoke) {
+  std::vector<std::int64_t> sizes;
+  for (int exponent = 10; exponent <= (smoke ? 12 : 24); exponent += 2)
+    sizes.push_back(std::int64_t{1} << exponent);
+  return sizes;
+}
+inline int iteration_phases(bool smoke) {
+  return smoke ? 10 : 500;
+}
+
+// After a timed loop whose samples each ran `phases` sweeps of n points: seconds_per_phase, and the bytes a
+// sweep moves (n points read, n written; the neighbours come from cache).
+inline void record_phases(benchmark::State& state, int phases, std::int64_t n) {
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["phases"] = phases;
+  state.counters["seconds_per_phase"] =
+      benchmark::Counter(phases, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetBytesProcessed(state.iterations() * phases * n * 8);
+}
+
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,
 // native) defines these for its own half.
 void register_reduce_benchmarks(bool smoke);
 void register_block_benchmarks(bool smoke);
+void register_barrier_benchmarks(bool smoke);
+void register_iteration_benchmarks(bool smoke);
 
 }  // namespace ksync::bench

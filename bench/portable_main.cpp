@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
   ksync::bench::register_reduce_benchmarks(smoke);
   ksync::bench::register_block_benchmarks(smoke);
+  ksync::bench::register_barrier_benchmarks(smoke);
+  ksync::bench::register_iteration_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));

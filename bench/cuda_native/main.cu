@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   }
   ksync::bench::register_reduce_benchmarks(smoke);
   ksync::bench::register_block_benchmarks(smoke);
+  ksync::bench::register_barrier_benchmarks(smoke);
+  ksync::bench::register_iteration_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   cudaDeviceProp properties{};

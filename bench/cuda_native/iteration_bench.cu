@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The persistent iterative workload, native forms: `phases` Jacobi sweeps (ksync::cuda::jacobi) of n points
+// per call, for every native iteration_form and n from 2^10 to 2^24. A sample is one call (latency timing:
+// from an idle stream to completion, launches included); seconds_per_phase is its time over the phases.
+// The portable forms are in bench/iteration_bench.cpp; tools/summarize-bench compares all of them and finds
+// the phase size from which relaunching stops mattering.
+#include "native.cuh"
+
+#include <ksync/cuda/device/jacobi.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::bench::time_on_stream;
+using ksync::cuda::device_buffer;
+
+void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_size, int blocks_per_multiprocessor,
+                 int phases) {
+  const std::int64_t n = state.range(0);
+  std::vector<float> start(static_cast<std::size_t>(n), 0.0f);
+  start.front() = 1.0f;
+  start.back() = -1.0f;
+  device_buffer<float> u(start);
+  device_buffer<float> scratch(static_cast<std::size_t>(n));
+  const ksync::cuda::jacobi_tuning tuning{.block_size = block_size,
+                                          .blocks_per_multiprocessor = blocks_per_multiprocessor};
+  time_on_stream(
+      state, cudaStreamPerThread, 0,
+      [&] { (void)ksync::cuda::jacobi(cudaStreamPerThread, u.data(), scratch.data(), n, phases, form, tuning); },
+      ksync::bench::timing::latency);
+  if (ksync::cuda::barrier_timeouts(cudaStreamPerThread) != 0) state.SkipWithError("a spin barrier timed out");
+  ksync::bench::record_phases(state, phases, n);
+}
+
+}  // namespace
+
+void ksync::bench::register_iteration_benchmarks(bool smoke) {
+  using ksync::iteration_form;
+  const auto sizes = iteration_sizes(smoke);
+  const int phases = iteration_phases(smoke);
+  for (const auto form :
+       {iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
+        iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph}) {
+    const bool persistent = form == iteration_form::persistent_grid_sync ||
+                            form == iteration_form::persistent_spin_barrier ||
+                            form == iteration_form::persistent_volatile_barrier;
+    // Persistent forms: 256-thread blocks at one per multiprocessor and at full occupancy, and 1024-thread
+    // blocks at one per multiprocessor (fewer blocks arrive at each barrier).
+    struct shape {
+      int block_size;
+      int per_multiprocessor;
+      const char* suffix;
+    };
+    const std::vector<shape> shapes = persistent ? std::vector<shape>{{256, 1, "/1_block_per_sm"},
+                                                                      {256, 0, "/full_occupancy"},
+                                                                      {1024, 1, "/1_block_per_sm_1024"}}
+                                                 : std::vector<shape>{{256, 1, ""}};
+    for (const auto& [block_size, per_multiprocessor, suffix] : shapes) {
+      const std::string name = "native/jacobi/" + std::string(ksync::to_string(form)) + suffix;
+      for (const auto n : sizes) {
+        benchmark::RegisterBenchmark(name + "/float", time_jacobi, form, block_size, per_multiprocessor, phases)
+            ->Arg(n)
+            ->UseManualTime();
+      }
+    }
+  }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The persistent iterative workload, portable forms: `phases` Jacobi sweeps (ksync::jacobi) of n points per
+// call with one parallel_for per sweep and as a Kokkos graph, n from 2^10 to 2^24. A sample is one call
+// ending in a fence of the instance; seconds_per_phase is its time over the phases. The native forms are in
+// bench/cuda_native/iteration_bench.cu.
+#include "portable.hpp"
+
+#include <ksync/jacobi.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::bench::Exec;
+using ksync::bench::time_on_instance;
+
+void time_jacobi(benchmark::State& state, ksync::iteration_form form, int phases) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const Kokkos::View<float*> u("ksync::bench::u", n);
+  const Kokkos::View<float*> scratch("ksync::bench::scratch", n);
+  Kokkos::deep_copy(exec, Kokkos::subview(u, 0), 1.0f);
+  Kokkos::deep_copy(exec, Kokkos::subview(u, n - 1), -1.0f);
+  time_on_instance(
+      state, exec, 0, [&] { (void)ksync::jacobi(exec, u, scratch, phases, form); }, ksync::bench::timing::latency);
+  ksync::bench::record_phases(state, phases, n);
+}
+
+}  // namespace
+
+void ksync::bench::register_iteration_benchmarks(bool smoke) {
+  const auto sizes = iteration_sizes(smoke);
+  const int phases = iteration_phases(smoke);
+  for (const auto form : {ksync::iteration_form::kokkos_parallel_for, ksync::iteration_form::kokkos_graph}) {
+    for (const auto n : sizes) {
+      benchmark::RegisterBenchmark("portable/jacobi/" + std::string(ksync::to_string(form)) + "/float", time_jacobi,
+                                   form, phases)
+          ->Arg(n)
+          ->UseManualTime();
+    }
+  }
+}
