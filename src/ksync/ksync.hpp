@@ -6,6 +6,7 @@
 #include <ksync/config.hpp>
 #include <ksync/jacobi.hpp>
 #include <ksync/occupancy.hpp>
+#include <ksync/pipeline.hpp>
 #include <ksync/predicates.hpp>
 #include <ksync/reduce.hpp>
 #include <ksync/reverse.hpp>

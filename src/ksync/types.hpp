@@ -4,6 +4,7 @@
 // with the same name take the same arguments.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -162,6 +163,26 @@ inline constexpr iteration_form all_iteration_forms[] = {iteration_form::persist
 [[nodiscard]] constexpr bool is_native(iteration_form form) noexcept {
   return form != iteration_form::kokkos_parallel_for && form != iteration_form::kokkos_graph;
 }
+
+// How a chunked copy-compute-copy pipeline issues its steps (ksync::pipeline, ksync::cuda::pipeline).
+//   depth_first    chunk by chunk: host-to-device copy, kernel, device-to-host copy of chunk c, then chunk
+//                  c + 1 (seed 002's order)
+//   breadth_first  step by step: every chunk's host-to-device copy, then every kernel, then every copy back
+enum class issue_order { depth_first, breadth_first };
+
+[[nodiscard]] constexpr std::string_view to_string(issue_order order) noexcept {
+  return order == issue_order::depth_first ? "depth_first" : "breadth_first";
+}
+
+// The shape of a chunked pipeline: chunk c (chunk_elements elements, the last one shorter) runs on stream
+// (execution-space instance) c % streams. record_timeline: ksync::cuda::pipeline records events around every
+// step and returns the per-chunk timeline.
+struct pipeline_config {
+  std::size_t chunk_elements = std::size_t{1} << 20;
+  int streams = 4;
+  issue_order order = issue_order::depth_first;
+  bool record_timeline = false;
+};
 
 // What segment_predicates reports for one segment: how many elements satisfy the predicate (nonzero), and
 // whether all / any of them do. An empty segment cannot occur (segments cover [0, n) without gaps).

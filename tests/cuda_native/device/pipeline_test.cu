@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::pipeline and the owning stream, event and pinned-memory types: results against the host
+// reference for every stream count, both issue orders, tail chunks, pinned and pageable memory; the
+// argument checks (before any CUDA call, so they run without a GPU).
+#include "../../support/functors.hpp"
+#include "../../support/gpu.hpp"
+
+#include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/device/pipeline.cuh>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using ksync::issue_order;
+
+using ksync::test::TwiceAndOne;
+
+std::vector<float> expected_for(const std::vector<float>& in, std::size_t n) {
+  std::vector<float> out(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n));
+  for (auto& x : out)
+    x = TwiceAndOne{}(x);
+  return out;
+}
+
+TEST(PipelineGpu, EveryStreamCountOrderAndTailGivesTheReference) {
+  KSYNC_REQUIRE_GPU();
+  for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1'000'003}}) {
+    std::vector<float> in(n);
+    for (std::size_t i = 0; i < n; ++i)
+      in[i] = static_cast<float>(i % 1024) - 300.0f;
+    const auto expected = expected_for(in, n);
+    for (const int streams : {1, 2, 4, 8}) {
+      for (const std::size_t chunk : {std::size_t{1}, std::size_t{4099}, std::size_t{1} << 18, n}) {
+        if (chunk > n || (chunk == 1 && n > 1000)) continue;
+        for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
+          SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(streams) + " streams, chunk " +
+                       std::to_string(chunk) + ", " + std::string(ksync::to_string(order)));
+          std::vector<float> out(n, -1.0f);
+          const auto report = ksync::cuda::pipeline(
+              std::span<const float>(in), std::span<float>(out), n, TwiceAndOne{},
+              {.chunk_elements = chunk, .streams = streams, .order = order, .record_timeline = true});
+          EXPECT_EQ(out, expected);
+          EXPECT_FALSE(report.pinned_input);  // std::vector: pageable
+          EXPECT_EQ(report.chunks, (n + chunk - 1) / chunk);
+          ASSERT_EQ(report.timeline.size(), report.chunks);
+          for (const auto& step : report.timeline) {
+            EXPECT_LE(step.copy_in_begin, step.copy_in_end);
+            EXPECT_LE(step.copy_in_end, step.kernel_end);
+            EXPECT_LE(step.kernel_end, step.copy_out_end);
+            EXPECT_EQ(step.stream, static_cast<int>(step.chunk % static_cast<std::size_t>(streams)));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {
+  KSYNC_REQUIRE_GPU();
+  constexpr std::size_t n = 1 << 20;
+  ksync::cuda::pinned_buffer<float> in(n);
+  std::vector<float> registered_out(n);
+  const ksync::cuda::host_registration pin(registered_out.data(), n * sizeof(float));
+  for (std::size_t i = 0; i < n; ++i)
+    in.data()[i] = static_cast<float>(i % 77);
+  const auto report = ksync::cuda::pipeline(std::span<const float>(in.span()), std::span<float>(registered_out), n,
+                                            TwiceAndOne{}, {.chunk_elements = 1 << 16, .streams = 4});
+  EXPECT_TRUE(report.pinned_input);
+  EXPECT_TRUE(report.pinned_output);
+  EXPECT_EQ(registered_out, expected_for(std::vector<float>(in.data(), in.data() + n), n));
+  EXPECT_TRUE(report.timeline.empty());
+}
+
+TEST(StreamGpu, EventsOrderTwoStreamsAndTimeTheSpan) {
+  KSYNC_REQUIRE_GPU();
+  const auto range = ksync::cuda::stream_priority_range();
+  EXPECT_LE(range.greatest, range.lowest);
+  ksync::cuda::stream high(range.greatest);
+  const ksync::cuda::stream low(range.lowest);
+  const ksync::cuda::event start;
+  const ksync::cuda::event done;
+  start.record(low.get());
+  done.record(low.get());
+  done.make_wait(high.get());
+  high.synchronize();
+  EXPECT_GE(done.milliseconds_since(start), 0.0f);
+  const ksync::cuda::stream moved = std::move(high);  // the handle moves; only `moved` destroys it
+  EXPECT_NE(moved.get(), nullptr);
+  moved.synchronize();
+}
+
+TEST(Pipeline, BadArgumentsThrowNamingThemBeforeAnyCudaCall) {
+  std::vector<float> in(100);
+  std::vector<float> out(100);
+  const auto message = [&](std::size_t n, ksync::cuda::pipeline_config config, std::size_t out_size = 100) {
+    try {
+      (void)ksync::cuda::pipeline(std::span<const float>(in), std::span<float>(out.data(), out_size), n, TwiceAndOne{},
+                                  config);
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(message(100, {.streams = 0}).find("config.streams = 0"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 0}).find("config.chunk_elements = 0"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 101}).find("exceeds n = 100"), std::string::npos);
+  EXPECT_NE(message(101, {.chunk_elements = 10}).find("host_in holds 100"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 10}, 99).find("host_out holds 99"), std::string::npos);
+  try {
+    (void)ksync::cuda::pipeline(std::span<const float>(), std::span<float>(), 5, TwiceAndOne{}, {.chunk_elements = 1});
+    ADD_FAILURE() << "null buffers were accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("host_in holds 0"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace

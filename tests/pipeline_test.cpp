@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::pipeline (portable) against the host reference on whatever backend Kokkos has: every stream
+// count, both issue orders, tail chunks, pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views;
+// the argument checks.
+#include "support/functors.hpp"
+
+#include <ksync/pipeline.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using ksync::issue_order;
+using ksync::test::TwiceAndOne;
+
+template <class Space>
+void check_every_shape() {
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{300'007}}) {
+    const Kokkos::View<float*, Space> in("in", n);
+    for (std::size_t i = 0; i < n; ++i)
+      in(i) = static_cast<float>(i % 1024) - 300.0f;
+    for (const int streams : {1, 2, 4, 8}) {
+      for (const std::size_t chunk : {std::size_t{1}, std::size_t{4099}, n}) {
+        if (chunk > n || (chunk == 1 && n > 1000)) continue;
+        for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
+          SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(streams) + " streams, chunk " +
+                       std::to_string(chunk) + ", " + std::string(ksync::to_string(order)));
+          const Kokkos::View<float*, Space> out("out", n);
+          ksync::pipeline(exec, in, out, n, TwiceAndOne{},
+                          {.chunk_elements = chunk, .streams = streams, .order = order});
+          std::size_t wrong = 0;
+          for (std::size_t i = 0; i < n; ++i)
+            wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+          EXPECT_EQ(wrong, 0u);
+        }
+      }
+    }
+  }
+}
+
+TEST(Pipeline, PageableHostViewsGiveTheReference) {
+  check_every_shape<Kokkos::HostSpace>();
+}
+
+TEST(Pipeline, PinnedHostViewsGiveTheReference) {
+  check_every_shape<Kokkos::SharedHostPinnedSpace>();
+}
+
+TEST(Pipeline, BadArgumentsThrowNamingThem) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);
+  const Kokkos::View<float*, Kokkos::HostSpace> out("out", 100);
+  const auto message = [&](std::size_t n, ksync::pipeline_config config) {
+    try {
+      ksync::pipeline(exec, in, out, n, TwiceAndOne{}, config);
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(message(100, {.streams = 0}).find("config.streams = 0"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 0}).find("config.chunk_elements = 0"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 101}).find("exceeds n = 100"), std::string::npos);
+  EXPECT_NE(message(101, {.chunk_elements = 10}).find("host_in holds 100"), std::string::npos);
+}
+
+}  // namespace
