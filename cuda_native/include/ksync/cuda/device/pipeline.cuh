@@ -21,6 +21,7 @@
 #include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/host_memory.hpp>
 #include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/device/pipeline_report.hpp>
 #include <ksync/cuda/device/transform.cuh>
 #include <ksync/types.hpp>
 
@@ -33,24 +34,6 @@
 namespace ksync::cuda {
 
 using ksync::pipeline_config;  // shared with the portable twin (ksync/types.hpp)
-
-// One chunk's steps, in milliseconds from the call's origin event.
-struct chunk_timeline {
-  std::size_t chunk = 0;
-  int stream = 0;
-  float copy_in_begin = 0;
-  float copy_in_end = 0;  // = kernel begin on its stream
-  float kernel_end = 0;   // = copy out begin
-  float copy_out_end = 0;
-};
-
-struct pipeline_report {
-  bool pinned_input = false;
-  bool pinned_output = false;
-  std::size_t chunks = 0;
-  float milliseconds = 0;                // origin to the last step's end (record_timeline only)
-  std::vector<chunk_timeline> timeline;  // record_timeline only
-};
 
 namespace detail {
 
