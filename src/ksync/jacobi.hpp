@@ -43,6 +43,13 @@ struct JacobiSweep {
   }
 };
 
+// Phase p's sweep: u -> scratch on even phases, scratch -> u on odd ones.
+template <class View>
+JacobiSweep<View> sweep_of(const View& u, const View& scratch, int phase) {
+  const bool even = phase % 2 == 0;
+  return {.current = even ? u : scratch, .next = even ? scratch : u, .n = static_cast<std::int64_t>(u.extent(0))};
+}
+
 template <class ExecutionSpace>
 using SweepPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
@@ -72,10 +79,8 @@ class jacobi_graph {
           Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
           const auto n = static_cast<std::int64_t>(u.extent(0));
           for (int phase = 0; phase < phases; ++phase) {
-            const View& current = phase % 2 == 0 ? u : scratch;
-            const View& next = phase % 2 == 0 ? scratch : u;
             node = node.then_parallel_for("ksync::jacobi::sweep", detail::SweepPolicy<ExecutionSpace>(0, n),
-                                          detail::JacobiSweep<View>{current, next, n});
+                                          detail::sweep_of(u, scratch, phase));
           }
         })) {
     graph_.instantiate();
@@ -153,10 +158,8 @@ View jacobi(const ExecutionSpace& exec, const View& u, const View& scratch, int 
   if (n == 0 || phases == 0) return result;
   if (form == iteration_form::kokkos_graph) return detail::submit_cached_jacobi_graph(exec, u, scratch, phases);
   for (int phase = 0; phase < phases; ++phase) {
-    const View& current = phase % 2 == 0 ? u : scratch;
-    const View& next = phase % 2 == 0 ? scratch : u;
     Kokkos::parallel_for("ksync::jacobi::sweep", detail::SweepPolicy<ExecutionSpace>(exec, 0, n),
-                         detail::JacobiSweep<View>{current, next, n});
+                         detail::sweep_of(u, scratch, phase));
   }
   return result;
 }

@@ -32,10 +32,14 @@ extern "C" __global__ void spin_on_acquire_flag(int* flag, int* done) {
 
 // ksync's two grid barriers (device/spin_barrier.cuh): their wait loops must re-read the flag as well.
 extern "C" __global__ void library_spin_barrier(ksync::cuda::spin_barrier_state* state) {
+  // Participation: every thread of every block of the grid (never launched; only its PTX is read). Data:
+  // none; the call is here for its wait loop.
   (void)ksync::cuda::spin_barrier_sync(state, 1000);
 }
 
 extern "C" __global__ void library_volatile_spin_barrier(ksync::cuda::volatile_spin_barrier_state* state) {
   unsigned int sense = 0;
+  // Participation: every thread of every block of the grid (never launched; only its PTX is read). Data:
+  // none; the call is here for its wait loop.
   (void)ksync::cuda::volatile_spin_barrier_sync(state, sense, 1000);
 }

@@ -104,13 +104,13 @@ grid_shape persistent_grid(Kernel kernel, std::int64_t n, const jacobi_tuning& t
   return grid;
 }
 
-// The spin-barrier forms: a co-resident grid (checked), one plain launch.
+// The spin-barrier forms: one plain launch of a grid persistent_grid() sized co-resident (co_resident_grid
+// refuses more blocks per multiprocessor than fit, so no further check is needed).
 template <class T, class State>
 void launch_spinning(void (*kernel)(T*, T*, std::int64_t, int, State*, std::uint64_t), State* state,
                      cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, const jacobi_tuning& tuning,
                      int device) {
   const grid_shape grid = persistent_grid(kernel, n, tuning, device);
-  check_co_resident(where, kernel, grid.blocks, grid.block_size, 0, device);
   kernel<<<grid.blocks, grid.block_size, 0, stream>>>(u, scratch, n, phases, state, tuning.barrier_timeout_ns);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::jacobi: persistent spin-barrier kernel");
 }

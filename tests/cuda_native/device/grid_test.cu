@@ -28,14 +28,20 @@ constexpr int rounds = 50;
 // Round r: block b writes slot[b] = r * G + b, waits, reads its neighbour's slot, waits again (so no block
 // overwrites a slot before everyone has read it). Counts the reads that saw a stale value.
 template <bool Volatile>
-__global__ void ring_rounds(void* state, std::uint64_t timeout_ns, unsigned int* slots, unsigned int* stale) {
+using barrier_state_t =
+    std::conditional_t<Volatile, ksync::cuda::volatile_spin_barrier_state, ksync::cuda::spin_barrier_state>;
+
+// Round r: block b writes slot[b] = r * G + b, waits, reads its neighbour's slot, waits again (so no block
+// overwrites a slot before everyone has read it). Counts the reads that saw a stale value.
+template <bool Volatile>
+__global__ void ring_rounds(barrier_state_t<Volatile>* state, std::uint64_t timeout_ns, unsigned int* slots,
+                            unsigned int* stale) {
   unsigned int sense = 0;
   const auto wait = [&] {
     if constexpr (Volatile) {
-      return ksync::cuda::volatile_spin_barrier_sync(static_cast<ksync::cuda::volatile_spin_barrier_state*>(state),
-                                                     sense, timeout_ns);
+      return ksync::cuda::volatile_spin_barrier_sync(state, sense, timeout_ns);
     } else {
-      return ksync::cuda::spin_barrier_sync(static_cast<ksync::cuda::spin_barrier_state*>(state), timeout_ns);
+      return ksync::cuda::spin_barrier_sync(state, timeout_ns);
     }
   };
   for (unsigned int round = 0; round < rounds; ++round) {
@@ -53,17 +59,15 @@ __global__ void ring_rounds(void* state, std::uint64_t timeout_ns, unsigned int*
 template <bool Volatile>
 void run_rounds(unsigned int blocks, int block_size, std::size_t shared_bytes, std::uint64_t timeout_ns,
                 unsigned int& stale, unsigned int& timed_out) {
-  ksync::cuda::device_buffer<unsigned int> state(4);  // either state: three counters
-  state.copy_from({0, 0, 0, 0});
+  ksync::cuda::device_buffer<barrier_state_t<Volatile>> state(std::vector<barrier_state_t<Volatile>>(1));
   ksync::cuda::device_buffer<unsigned int> slots(blocks);
-  ksync::cuda::device_buffer<unsigned int> stale_count(1);
-  stale_count.copy_from({0});
+  ksync::cuda::device_buffer<unsigned int> stale_count(std::vector<unsigned int>{0});
   ring_rounds<Volatile>
       <<<blocks, block_size, shared_bytes>>>(state.data(), timeout_ns, slots.data(), stale_count.data());
   KSYNC_CUDA_CHECK_LAUNCH("ring_rounds");
   KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
   stale = stale_count.to_host()[0];
-  timed_out = state.to_host()[2];
+  timed_out = state.to_host()[0].timed_out;
 }
 
 template <class T>

@@ -13,71 +13,50 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
 #include <span>
-#include <utility>
 
 namespace ksync::cuda {
+
+namespace detail {
+struct pinned_deleter {
+  void operator()(void* data) const noexcept { (void)cudaFreeHost(data); }
+};
+struct registration_deleter {
+  void operator()(void* data) const noexcept { (void)cudaHostUnregister(data); }
+};
+}  // namespace detail
 
 template <class T>
 class pinned_buffer {
  public:
   pinned_buffer() = default;
   explicit pinned_buffer(std::size_t count, unsigned int flags = cudaHostAllocDefault) : count_(count) {
-    if (count_ > 0) KSYNC_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T), flags));
+    void* allocated = nullptr;
+    if (count_ > 0) KSYNC_CUDA_CHECK(cudaHostAlloc(&allocated, count_ * sizeof(T), flags));
+    data_.reset(allocated);
   }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  pinned_buffer(pinned_buffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  pinned_buffer& operator=(pinned_buffer&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  ~pinned_buffer() { release(); }
-
-  [[nodiscard]] T* data() const noexcept { return data_; }
-  [[nodiscard]] std::size_t size() const noexcept { return count_; }
-  [[nodiscard]] std::span<T> span() const noexcept { return {data_, count_}; }
+  [[nodiscard]] T* data() const noexcept { return static_cast<T*>(data_.get()); }
+  // 0 once moved from: the count belongs to the memory.
+  [[nodiscard]] std::size_t size() const noexcept { return data_ ? count_ : 0; }
+  [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
 
  private:
-  void release() noexcept {
-    if (data_ != nullptr) (void)cudaFreeHost(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* data_ = nullptr;
+  std::unique_ptr<void, detail::pinned_deleter> data_;
   std::size_t count_ = 0;
 };
 
 class host_registration {
  public:
-  host_registration(void* data, std::size_t bytes, unsigned int flags = cudaHostRegisterDefault) : data_(data) {
+  host_registration(void* data, std::size_t bytes, unsigned int flags = cudaHostRegisterDefault) {
     detail::check_argument(data != nullptr && bytes > 0, "ksync::cuda::host_registration", "data = ", data,
                            " and bytes = ", bytes, ": nothing to pin");
     KSYNC_CUDA_CHECK(cudaHostRegister(data, bytes, flags));
+    data_.reset(data);
   }
-  host_registration(const host_registration&) = delete;
-  host_registration& operator=(const host_registration&) = delete;
-  host_registration(host_registration&& other) noexcept : data_(std::exchange(other.data_, nullptr)) {}
-  host_registration& operator=(host_registration&& other) noexcept {
-    if (this != &other) {
-      release();
-      data_ = std::exchange(other.data_, nullptr);
-    }
-    return *this;
-  }
-  ~host_registration() { release(); }
 
  private:
-  void release() noexcept {
-    if (data_ != nullptr) (void)cudaHostUnregister(data_);
-    data_ = nullptr;
-  }
-  void* data_ = nullptr;
+  std::unique_ptr<void, detail::registration_deleter> data_;
 };
 
 // Whether `data` lies in page-locked host memory CUDA knows of (cudaHostAlloc or cudaHostRegister).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Streams and events as owning objects (seed 002). Both move, never copy; errors carry the call and the
-// file:line (KSYNC_CUDA_CHECK).
+// Streams and events as owning objects (seed 002). Both move, never copy (a std::unique_ptr holds the
+// handle); errors carry the call and the file:line (KSYNC_CUDA_CHECK).
 //   stream  cudaStreamCreateWithPriority: non-blocking by default (it does not wait for the legacy default
 //           stream); `priority` within stream_priority_range() (a lower number is a higher priority).
 //   event   cudaEventCreateWithFlags: record on a stream, wait on it from another (cudaStreamWaitEvent),
@@ -12,7 +12,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include <utility>
+#include <memory>
+#include <type_traits>
 
 namespace ksync::cuda {
 
@@ -27,67 +28,50 @@ struct priority_range {
   return range;
 }
 
+namespace detail {
+struct stream_deleter {
+  void operator()(cudaStream_t handle) const noexcept { (void)cudaStreamDestroy(handle); }
+};
+struct event_deleter {
+  void operator()(cudaEvent_t handle) const noexcept { (void)cudaEventDestroy(handle); }
+};
+}  // namespace detail
+
 class stream {
  public:
   explicit stream(int priority = 0, unsigned int flags = cudaStreamNonBlocking) {
-    KSYNC_CUDA_CHECK(cudaStreamCreateWithPriority(&handle_, flags, priority));
+    cudaStream_t created = nullptr;
+    KSYNC_CUDA_CHECK(cudaStreamCreateWithPriority(&created, flags, priority));
+    handle_.reset(created);
   }
-  stream(const stream&) = delete;
-  stream& operator=(const stream&) = delete;
-  stream(stream&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-  stream& operator=(stream&& other) noexcept {
-    if (this != &other) {
-      release();
-      handle_ = std::exchange(other.handle_, nullptr);
-    }
-    return *this;
-  }
-  ~stream() { release(); }
-
-  [[nodiscard]] cudaStream_t get() const noexcept { return handle_; }
-  void synchronize() const { KSYNC_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+  [[nodiscard]] cudaStream_t get() const noexcept { return handle_.get(); }
+  void synchronize() const { KSYNC_CUDA_CHECK(cudaStreamSynchronize(get())); }
 
  private:
-  void release() noexcept {
-    if (handle_ != nullptr) (void)cudaStreamDestroy(handle_);
-    handle_ = nullptr;
-  }
-  cudaStream_t handle_ = nullptr;
+  std::unique_ptr<std::remove_pointer_t<cudaStream_t>, detail::stream_deleter> handle_;
 };
 
 class event {
  public:
-  explicit event(unsigned int flags = cudaEventDefault) { KSYNC_CUDA_CHECK(cudaEventCreateWithFlags(&handle_, flags)); }
-  event(const event&) = delete;
-  event& operator=(const event&) = delete;
-  event(event&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
-  event& operator=(event&& other) noexcept {
-    if (this != &other) {
-      release();
-      handle_ = std::exchange(other.handle_, nullptr);
-    }
-    return *this;
+  explicit event(unsigned int flags = cudaEventDefault) {
+    cudaEvent_t created = nullptr;
+    KSYNC_CUDA_CHECK(cudaEventCreateWithFlags(&created, flags));
+    handle_.reset(created);
   }
-  ~event() { release(); }
-
-  [[nodiscard]] cudaEvent_t get() const noexcept { return handle_; }
-  void record(cudaStream_t on) const { KSYNC_CUDA_CHECK(cudaEventRecord(handle_, on)); }
+  [[nodiscard]] cudaEvent_t get() const noexcept { return handle_.get(); }
+  void record(cudaStream_t on) const { KSYNC_CUDA_CHECK(cudaEventRecord(get(), on)); }
   // Makes later work on `waiter` wait until this event's recorded work has finished.
-  void make_wait(cudaStream_t waiter) const { KSYNC_CUDA_CHECK(cudaStreamWaitEvent(waiter, handle_, 0)); }
-  void synchronize() const { KSYNC_CUDA_CHECK(cudaEventSynchronize(handle_)); }
+  void make_wait(cudaStream_t waiter) const { KSYNC_CUDA_CHECK(cudaStreamWaitEvent(waiter, get(), 0)); }
+  void synchronize() const { KSYNC_CUDA_CHECK(cudaEventSynchronize(get())); }
   // Milliseconds from `start` to this event (both recorded and complete).
   [[nodiscard]] float milliseconds_since(const event& start) const {
     float milliseconds = 0;
-    KSYNC_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start.handle_, handle_));
+    KSYNC_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start.get(), get()));
     return milliseconds;
   }
 
  private:
-  void release() noexcept {
-    if (handle_ != nullptr) (void)cudaEventDestroy(handle_);
-    handle_ = nullptr;
-  }
-  cudaEvent_t handle_ = nullptr;
+  std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, detail::event_deleter> handle_;
 };
 
 }  // namespace ksync::cuda

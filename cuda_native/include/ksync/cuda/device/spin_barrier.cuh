@@ -34,7 +34,6 @@ namespace ksync::cuda {
 
 struct spin_barrier_state {
   unsigned int arrivals;   // low 31 bits: this round's arrivals (block 0 counts for -(G - 1)); top bit: round parity
-  unsigned int reserved;   // keeps timed_out where volatile_spin_barrier_state has it
   unsigned int timed_out;  // blocks that gave up waiting
 };
 
