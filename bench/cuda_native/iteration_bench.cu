@@ -18,7 +18,7 @@ using ksync::bench::time_on_stream;
 using ksync::cuda::device_buffer;
 
 void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_size, int blocks_per_multiprocessor,
-                 int phases) {
+                 int sweeps_per_barrier, int phases) {
   const std::int64_t n = state.range(0);
   std::vector<float> start(static_cast<std::size_t>(n), 0.0f);
   start.front() = 1.0f;
@@ -26,7 +26,8 @@ void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_
   device_buffer<float> u(start);
   device_buffer<float> scratch(static_cast<std::size_t>(n));
   const ksync::cuda::jacobi_tuning tuning{.block_size = block_size,
-                                          .blocks_per_multiprocessor = blocks_per_multiprocessor};
+                                          .blocks_per_multiprocessor = blocks_per_multiprocessor,
+                                          .sweeps_per_barrier = sweeps_per_barrier};
   time_on_stream(
       state, cudaStreamPerThread, 0,
       [&] { (void)ksync::cuda::jacobi(cudaStreamPerThread, u.data(), scratch.data(), n, phases, form, tuning); },
@@ -47,21 +48,26 @@ void ksync::bench::register_iteration_benchmarks(bool smoke) {
     const bool persistent = form == iteration_form::persistent_grid_sync ||
                             form == iteration_form::persistent_spin_barrier ||
                             form == iteration_form::persistent_volatile_barrier;
-    // Persistent forms: 256-thread blocks at one per multiprocessor and at full occupancy, and 1024-thread
-    // blocks at one per multiprocessor (fewer blocks arrive at each barrier).
+    // Persistent forms: 256-thread blocks at one per multiprocessor and at full occupancy, 1024-thread
+    // blocks at one per multiprocessor (fewer blocks arrive at each barrier), and 256-thread blocks at one
+    // per multiprocessor with 4 and 16 sweeps between two barriers (tiles in shared memory).
     struct shape {
       int block_size;
       int per_multiprocessor;
+      int sweeps_per_barrier;
       const char* suffix;
     };
-    const std::vector<shape> shapes = persistent ? std::vector<shape>{{256, 1, "/1_block_per_sm"},
-                                                                      {256, 0, "/full_occupancy"},
-                                                                      {1024, 1, "/1_block_per_sm_1024"}}
-                                                 : std::vector<shape>{{256, 1, ""}};
-    for (const auto& [block_size, per_multiprocessor, suffix] : shapes) {
+    const std::vector<shape> shapes = persistent ? std::vector<shape>{{256, 1, 1, "/1_block_per_sm"},
+                                                                      {256, 0, 1, "/full_occupancy"},
+                                                                      {1024, 1, 1, "/1_block_per_sm_1024"},
+                                                                      {256, 1, 4, "/1_block_per_sm_4_sweeps"},
+                                                                      {256, 1, 16, "/1_block_per_sm_16_sweeps"}}
+                                                 : std::vector<shape>{{256, 1, 1, ""}};
+    for (const auto& [block_size, per_multiprocessor, sweeps_per_barrier, suffix] : shapes) {
       const std::string name = "native/jacobi/" + std::string(ksync::to_string(form)) + suffix;
       for (const auto n : sizes) {
-        benchmark::RegisterBenchmark(name + "/float", time_jacobi, form, block_size, per_multiprocessor, phases)
+        benchmark::RegisterBenchmark(name + "/float", time_jacobi, form, block_size, per_multiprocessor,
+                                     sweeps_per_barrier, phases)
             ->Arg(n)
             ->UseManualTime();
       }

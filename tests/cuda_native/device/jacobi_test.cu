@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,17 @@ using ksync::iteration_form;
 constexpr iteration_form native_forms[] = {
     iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
     iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph};
+
+struct grid_shape {
+  int blocks_per_multiprocessor;
+  int sweeps_per_barrier;
+};
+constexpr grid_shape persistent_shapes[] = {{1, 1}, {0, 1}, {1, 3}, {0, 8}};
+constexpr grid_shape launch_shapes[] = {{1, 1}};
+std::span<const grid_shape> shapes_of(iteration_form form) {
+  const bool persistent = form != iteration_form::launch_per_phase && form != iteration_form::cuda_graph;
+  return persistent ? std::span<const grid_shape>(persistent_shapes) : std::span<const grid_shape>(launch_shapes);
+}
 
 template <class T>
 class JacobiGpu : public ::testing::Test {};
@@ -37,15 +49,16 @@ TYPED_TEST(JacobiGpu, EveryNativeFormMatchesTheReferenceBitForBit) {
     for (const int phases : {0, 1, 2, 7, 64}) {
       const auto expected = ksync::test::jacobi_reference(start, phases);
       for (const auto form : native_forms) {
-        for (const int per_multiprocessor : {1, 0}) {
-          if (per_multiprocessor == 0 &&
-              (form == iteration_form::launch_per_phase || form == iteration_form::cuda_graph))
-            continue;  // the knob only shapes persistent grids
+        // The knobs only shape persistent grids. 3 sweeps per barrier: tiles whose halo is not a power of two;
+        // 8 with 64 phases: rounds of equal length; with 7 phases: one round (parity) or shorter ones.
+        for (const auto& [per_multiprocessor, sweeps_per_barrier] : shapes_of(form)) {
           SCOPED_TRACE("n = " + std::to_string(n) + ", phases = " + std::to_string(phases) + ", " +
-                       std::string(ksync::to_string(form)) + ", blocks per SM " + std::to_string(per_multiprocessor));
+                       std::string(ksync::to_string(form)) + ", blocks per SM " + std::to_string(per_multiprocessor) +
+                       ", sweeps per barrier " + std::to_string(sweeps_per_barrier));
           ksync::cuda::device_buffer<T> u(start);
           ksync::cuda::device_buffer<T> scratch(n);
-          const ksync::cuda::jacobi_tuning tuning{.blocks_per_multiprocessor = per_multiprocessor};
+          const ksync::cuda::jacobi_tuning tuning{.blocks_per_multiprocessor = per_multiprocessor,
+                                                  .sweeps_per_barrier = sweeps_per_barrier};
           T* result =
               ksync::cuda::jacobi(stream, u.data(), scratch.data(), static_cast<std::int64_t>(n), phases, form, tuning);
           EXPECT_EQ(result, phases % 2 == 0 ? u.data() : scratch.data());
@@ -105,6 +118,14 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
   EXPECT_NE(message([&] {
               (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.block_size = 0});
             }).find("tuning.block_size = 0"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.sweeps_per_barrier = 0});
+            }).find("tuning.sweeps_per_barrier = 0"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.sweeps_per_barrier = 257});
+            }).find("tuning.sweeps_per_barrier = 257 is outside [1, 256]"),
             std::string::npos);
 }
 

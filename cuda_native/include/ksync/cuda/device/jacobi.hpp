@@ -16,6 +16,13 @@
 // The persistent spin forms give up waiting after tuning.barrier_timeout_ns (possible only when something
 // else holds the GPU's multiprocessors: the grid is checked co-resident before launch) instead of hanging;
 // barrier_timeouts(stream) waits for the stream and returns how many blocks gave up since the last check.
+//
+// Fewer barriers (temporal blocking): with tuning.sweeps_per_barrier = w > 1 the persistent forms run up to
+// w sweeps between two barriers. Each block copies its tile of blockDim.x points and w neighbours on each
+// side into shared memory, sweeps there (the halo shrinks by one point per sweep, recomputing what the
+// neighbouring tiles compute too), and writes back only its own tile. Same bits as one sweep per barrier;
+// a barrier costs about a microsecond on an H200 (docs/synchronization.md), a shared-memory sweep tens of
+// nanoseconds, so small phases get cheaper by up to w times.
 #pragma once
 
 #include <ksync/cuda/detail/value_types.hpp>
@@ -34,6 +41,8 @@ struct jacobi_tuning {
   // per point.
   int blocks_per_multiprocessor = 1;
   std::uint64_t barrier_timeout_ns = 2'000'000'000;  // persistent spin forms: 2 s
+  // Persistent forms: at most this many sweeps between two grid barriers, in [1, 256] (see above).
+  int sweeps_per_barrier = 1;
 };
 
 namespace detail {
@@ -43,7 +52,8 @@ T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, ite
 }  // namespace detail
 
 // Throws std::invalid_argument for n < 0, phases < 0, null or identical buffers (n > 0), a portable form,
-// a block size outside [1, 1024], or a persistent grid that cannot be resident at once.
+// a block size outside [1, 1024], sweeps_per_barrier outside [1, 256], or a persistent grid that cannot be
+// resident at once.
 template <class T>
 T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, iteration_form form,
           const jacobi_tuning& tuning = {}) {
