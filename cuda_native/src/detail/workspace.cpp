@@ -15,7 +15,7 @@ namespace {
 
 using workspace_key = std::tuple<int, cudaStream_t, std::thread::id>;
 
-reduce_workspace create_workspace(int device) {
+reduce_workspace create_workspace(cudaStream_t stream, int device) {
   int current = 0;
   KSYNC_CUDA_CHECK(cudaGetDevice(&current));
   KSYNC_CUDA_CHECK(cudaSetDevice(device));
@@ -34,8 +34,10 @@ reduce_workspace create_workspace(int device) {
     workspace.ticket = reinterpret_cast<unsigned int*>(base + partial_bytes);
     workspace.device_result = base + partial_bytes + 256;
     workspace.barrier_states = base + partial_bytes + 512;
-    // Synchronous: the ticket and the barrier states start at 0.
-    KSYNC_CUDA_CHECK(cudaMemset(base, 0, partial_bytes + 768));
+    // The ticket and the barrier states start at 0. On the workspace's own stream, which orders every later
+    // use: a cudaMemset (legacy stream, asynchronous to the host for device memory) would not be ordered
+    // before kernels on a non-blocking stream.
+    KSYNC_CUDA_CHECK(cudaMemsetAsync(base, 0, partial_bytes + 768, stream));
     KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
   } catch (...) {
     (void)cudaSetDevice(current);
@@ -62,7 +64,7 @@ const reduce_workspace& stream_workspace(cudaStream_t stream) {
   static std::map<workspace_key, std::unique_ptr<reduce_workspace>> workspaces;
   const std::lock_guard<std::mutex> lock(guard);
   auto& slot = workspaces[key];
-  if (!slot) slot = std::make_unique<reduce_workspace>(create_workspace(device));
+  if (!slot) slot = std::make_unique<reduce_workspace>(create_workspace(stream, device));
   last_key = key;
   last_workspace = slot.get();
   return *slot;

@@ -272,10 +272,11 @@ unsigned int barrier_timeouts(cudaStream_t stream) {
   KSYNC_CUDA_CHECK(cudaMemcpy(&acquire_release, states.acquire_release, sizeof(acquire_release), cudaMemcpyDefault));
   KSYNC_CUDA_CHECK(cudaMemcpy(&volatile_flag, states.volatile_flag, sizeof(volatile_flag), cudaMemcpyDefault));
   const unsigned int timed_out = acquire_release.timed_out + volatile_flag.timed_out;
-  // A round some blocks gave up on leaves its arrival count behind: start both barriers afresh.
+  // A round some blocks gave up on leaves its arrival count behind: start both barriers afresh (on `stream`,
+  // which orders the reset before the next kernel that uses them).
   if (timed_out > 0) {
-    KSYNC_CUDA_CHECK(cudaMemset(states.acquire_release, 0, sizeof(spin_barrier_state)));
-    KSYNC_CUDA_CHECK(cudaMemset(states.volatile_flag, 0, sizeof(volatile_spin_barrier_state)));
+    KSYNC_CUDA_CHECK(cudaMemsetAsync(states.acquire_release, 0, sizeof(spin_barrier_state), stream));
+    KSYNC_CUDA_CHECK(cudaMemsetAsync(states.volatile_flag, 0, sizeof(volatile_spin_barrier_state), stream));
   }
   return timed_out;
 }
