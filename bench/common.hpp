@@ -2,6 +2,8 @@
 // What every ksync benchmark binary shares: the --ksync_smoke flag and the problem sizes.
 #pragma once
 
+#include <ksync/stencil.hpp>  // KSYNC_HOST_DEVICE
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -142,11 +144,39 @@ inline void record_phases(benchmark::State& state, int phases, std::int64_t n) {
   state.SetBytesProcessed(state.iterations() * phases * n * 8);
 }
 
+// The chunked copy-compute-copy pipeline (pipeline_bench): seed 002's case, y = 2x over 2^24 floats, in
+// chunks of 256 KiB to 64 MiB over 1, 2, 4 and 8 streams (smoke: 2^16 floats, two chunk sizes, 1 and 4).
+struct scale_by_two {
+  KSYNC_HOST_DEVICE float operator()(float x) const { return 2.0f * x; }
+};
+inline std::int64_t pipeline_elements(bool smoke) {
+  return smoke ? std::int64_t{1} << 16 : std::int64_t{1} << 24;
+}
+inline std::vector<std::int64_t> pipeline_chunk_kib(bool smoke) {
+  if (smoke) return {64, 256};
+  std::vector<std::int64_t> kib;
+  for (std::int64_t k = 256; k <= 65536; k *= 2)
+    kib.push_back(k);
+  return kib;
+}
+inline std::vector<std::int64_t> pipeline_stream_counts(bool smoke) {
+  if (smoke) return {1, 4};
+  return {1, 2, 4, 8};
+}
+// After a timed loop of pipeline runs: the configuration and the bytes moved (n in, n out).
+inline void record_pipeline(benchmark::State& state, std::int64_t n, std::int64_t streams, std::int64_t chunk_kib) {
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["streams"] = static_cast<double>(streams);
+  state.counters["chunk_bytes"] = static_cast<double>(chunk_kib * 1024);
+  state.SetBytesProcessed(state.iterations() * n * 8);
+}
+
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,
 // native) defines these for its own half.
 void register_reduce_benchmarks(bool smoke);
 void register_block_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
 void register_iteration_benchmarks(bool smoke);
+void register_pipeline_benchmarks(bool smoke);
 
 }  // namespace ksync::bench

@@ -51,6 +51,25 @@ TEST(Pipeline, PinnedHostViewsGiveTheReference) {
   check_every_shape<Kokkos::SharedHostPinnedSpace>();
 }
 
+TEST(Pipeline, APlanRunsAgainOnNewData) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const std::size_t n = 100'003;
+  const Kokkos::View<float*, Kokkos::SharedHostPinnedSpace> in("in", n);
+  const Kokkos::View<float*, Kokkos::SharedHostPinnedSpace> out("out", n);
+  ksync::pipeline_plan<Kokkos::DefaultExecutionSpace, float> plan(exec, n, {.chunk_elements = 4096, .streams = 3});
+  EXPECT_EQ(plan.size(), n);
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    for (std::size_t i = 0; i < n; ++i)
+      in(i) = static_cast<float>((i + static_cast<std::size_t>(run) * 7) % 999);
+    plan.run(in, out, TwiceAndOne{});
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
 TEST(Pipeline, BadArgumentsThrowNamingThem) {
   const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);

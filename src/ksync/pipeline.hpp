@@ -6,25 +6,29 @@
 // deep_copy(instance, ...), transformed by a parallel_for on that instance, and copied back. The native twin
 // is ksync::cuda::pipeline (cuda_native/include/ksync/cuda/device/pipeline.cuh).
 //
-//   pipeline(exec, host_in, host_out, n, f[, config])  blocking: fences the instances it created (never
-//                                                      `exec` itself or the whole device) and returns when
-//                                                      host_out holds every result.
+//   pipeline_plan<Exec, In, Out> plan(exec, n, config)  the instances and device Views for n elements;
+//   plan.run(host_in, host_out, f)                      blocking: fences the plan's instances (never `exec`
+//                                                       or the whole device), returns when host_out holds
+//                                                       every result;
+//   pipeline(exec, host_in, host_out, n, f[, config])   a plan made for one run.
 //
 // host_in and host_out are rank-1 Views the host can read and write (HostSpace, or
-// Kokkos::SharedHostPinnedSpace for copies that overlap kernels on GPU backends). When `exec` can read them
-// directly (host backends) there is nothing to copy: each chunk is transformed in place on its instance.
+// Kokkos::SharedHostPinnedSpace for copies that overlap kernels on GPU backends). On host backends, whose
+// memory is the host's, there is nothing to copy: each chunk is transformed in place on its instance.
 // Kernels are labelled "ksync::pipeline::transform".
 #pragma once
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/transform.hpp>  // detail::TransformEach: out(i) = f(in(i))
+#include <ksync/detail/fold.hpp>  // detail::runs_on_host
+#include <ksync/transform.hpp>    // detail::TransformEach: out(i) = f(in(i))
 #include <ksync/types.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -39,84 +43,114 @@ inline constexpr bool is_host_view_v =
 
 }  // namespace detail
 
+// The execution space's instances and device Views for n elements, made once (allocation and instance
+// creation cost more than a chunk); run() as often as needed. In and Out: the element types.
+template <class ExecutionSpace, class In, class Out = In>
+class pipeline_plan {
+ public:
+  // Throws std::invalid_argument for config.streams < 1, config.chunk_elements < 1 or > n (n > 0).
+  pipeline_plan(const ExecutionSpace& exec, std::size_t n, const pipeline_config& config = {})
+      : n_(n), config_(config) {
+    detail::check_argument(config.streams >= 1, where, "config.streams = ", config.streams, " must be at least 1");
+    detail::check_argument(config.chunk_elements >= 1, where, "config.chunk_elements = ", config.chunk_elements,
+                           " must be at least 1");
+    detail::check_argument(n == 0 || config.chunk_elements <= n, where,
+                           "config.chunk_elements = ", config.chunk_elements, " exceeds n = ", n);
+    if (n == 0) return;
+    instances_ = compat::partition_space(exec, static_cast<std::size_t>(config.streams));
+    if constexpr (copies_chunks) {
+      device_in_ = DeviceIn(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::pipeline::in"), n);
+      device_out_ = DeviceOut(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::pipeline::out"), n);
+      exec.fence("ksync::pipeline: device buffers allocated");  // the instances may run before `exec`
+    }
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  [[nodiscard]] const pipeline_config& config() const noexcept { return config_; }
+
+  // host_out(i) = f(host_in(i)) for i in [0, size()): rank-1 host-accessible Views of In and Out holding at
+  // least size() elements. Blocking: fences the plan's instances (never `exec` or the whole device).
+  template <class HostIn, class HostOut, class F>
+  void run(const HostIn& host_in, const HostOut& host_out, const F& f) {
+    static_assert(detail::is_host_view_v<HostIn> && detail::is_host_view_v<HostOut>,
+                  "ksync::pipeline: host_in and host_out must be rank-1 Views the host can access");
+    static_assert(std::is_same_v<typename HostIn::non_const_value_type, In> &&
+                      std::is_same_v<typename HostOut::non_const_value_type, Out>,
+                  "ksync::pipeline_plan::run: the Views' element types must be the plan's In and Out");
+    detail::check_argument(host_in.extent(0) >= n_, where, "host_in holds ", host_in.extent(0),
+                           " elements, fewer than n = ", n_);
+    detail::check_argument(host_out.extent(0) >= n_, where, "host_out holds ", host_out.extent(0),
+                           " elements, fewer than n = ", n_);
+    if (n_ == 0) return;
+    const std::size_t chunks = (n_ + config_.chunk_elements - 1) / config_.chunk_elements;
+    const auto chunk_range = [&](std::size_t c) {
+      const std::size_t begin = c * config_.chunk_elements;
+      return std::pair{begin, std::min(begin + config_.chunk_elements, n_)};
+    };
+    const auto instance_of = [&](std::size_t c) -> const ExecutionSpace& { return instances_[c % instances_.size()]; };
+    const auto transform = [&](std::size_t c, const auto& in, const auto& out) {
+      const auto [begin, end] = chunk_range(c);
+      Kokkos::parallel_for(
+          "ksync::pipeline::transform",
+          Range(instance_of(c), static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
+          detail::TransformEach<std::remove_cvref_t<decltype(in)>, std::remove_cvref_t<decltype(out)>, F>{in, out, f});
+    };
+    if constexpr (!copies_chunks) {
+      // The host views are the execution space's own memory: nothing to copy, each chunk in place.
+      for (std::size_t c = 0; c < chunks; ++c)
+        transform(c, host_in, host_out);
+    } else {
+      const auto copy_in = [&](std::size_t c) {
+        const auto range = chunk_range(c);
+        Kokkos::deep_copy(instance_of(c), Kokkos::subview(device_in_, range), Kokkos::subview(host_in, range));
+      };
+      const auto copy_out = [&](std::size_t c) {
+        const auto range = chunk_range(c);
+        Kokkos::deep_copy(instance_of(c), Kokkos::subview(host_out, range), Kokkos::subview(device_out_, range));
+      };
+      if (config_.order == issue_order::depth_first) {
+        for (std::size_t c = 0; c < chunks; ++c) {
+          copy_in(c);
+          transform(c, device_in_, device_out_);
+          copy_out(c);
+        }
+      } else {
+        for (std::size_t c = 0; c < chunks; ++c)
+          copy_in(c);
+        for (std::size_t c = 0; c < chunks; ++c)
+          transform(c, device_in_, device_out_);
+        for (std::size_t c = 0; c < chunks; ++c)
+          copy_out(c);
+      }
+    }
+    for (const auto& instance : instances_)
+      instance.fence("ksync::pipeline: chunks done");
+  }
+
+ private:
+  static constexpr const char* where = "ksync::pipeline";
+  // GPU backends; on host backends the execution space's memory is the host's, so host Views need no copy.
+  static constexpr bool copies_chunks = !detail::runs_on_host<ExecutionSpace>;
+  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  using DeviceIn = Kokkos::View<In*, typename ExecutionSpace::memory_space>;
+  using DeviceOut = Kokkos::View<Out*, typename ExecutionSpace::memory_space>;
+
+  std::size_t n_ = 0;
+  pipeline_config config_;
+  std::vector<ExecutionSpace> instances_;
+  DeviceIn device_in_;
+  DeviceOut device_out_;
+};
+
+// A plan for one run: host_out(i) = f(host_in(i)) for i in [0, n).
 template <class ExecutionSpace, class HostIn, class HostOut, class F>
 void pipeline(const ExecutionSpace& exec, const HostIn& host_in, const HostOut& host_out, std::size_t n, const F& f,
               const pipeline_config& config = {}) {
   static_assert(detail::is_host_view_v<HostIn> && detail::is_host_view_v<HostOut>,
                 "ksync::pipeline: host_in and host_out must be rank-1 Views the host can access");
-  constexpr const char* where = "ksync::pipeline";
-  detail::check_argument(config.streams >= 1, where, "config.streams = ", config.streams, " must be at least 1");
-  detail::check_argument(config.chunk_elements >= 1, where, "config.chunk_elements = ", config.chunk_elements,
-                         " must be at least 1");
-  detail::check_argument(n == 0 || config.chunk_elements <= n, where, "config.chunk_elements = ", config.chunk_elements,
-                         " exceeds n = ", n);
-  detail::check_argument(host_in.extent(0) >= n, where, "host_in holds ", host_in.extent(0),
-                         " elements, fewer than n = ", n);
-  detail::check_argument(host_out.extent(0) >= n, where, "host_out holds ", host_out.extent(0),
-                         " elements, fewer than n = ", n);
-  if (n == 0) return;
-  using In = typename HostIn::non_const_value_type;
-  using Out = typename HostOut::non_const_value_type;
-  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  constexpr bool reads_host = Kokkos::SpaceAccessibility<ExecutionSpace, typename HostIn::memory_space>::accessible &&
-                              Kokkos::SpaceAccessibility<ExecutionSpace, typename HostOut::memory_space>::accessible;
-
-  const std::vector<ExecutionSpace> instances = compat::partition_space(exec, static_cast<std::size_t>(config.streams));
-  const std::size_t chunks = (n + config.chunk_elements - 1) / config.chunk_elements;
-  const auto chunk_range = [&](std::size_t c) {
-    const std::size_t begin = c * config.chunk_elements;
-    return std::pair{begin, std::min(begin + config.chunk_elements, n)};
-  };
-  const auto instance_of = [&](std::size_t c) -> const ExecutionSpace& { return instances[c % instances.size()]; };
-  const auto fence_instances = [&] {
-    for (const auto& instance : instances)
-      instance.fence("ksync::pipeline: chunks done");
-  };
-
-  if constexpr (reads_host) {
-    for (std::size_t c = 0; c < chunks; ++c) {
-      const auto [begin, end] = chunk_range(c);
-      Kokkos::parallel_for("ksync::pipeline::transform",
-                           Range(instance_of(c), static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
-                           detail::TransformEach<HostIn, HostOut, F>{host_in, host_out, f});
-    }
-    fence_instances();
-  } else {
-    using DeviceIn = Kokkos::View<In*, typename ExecutionSpace::memory_space>;
-    using DeviceOut = Kokkos::View<Out*, typename ExecutionSpace::memory_space>;
-    const DeviceIn device_in(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::pipeline::in"), n);
-    const DeviceOut device_out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::pipeline::out"), n);
-    exec.fence("ksync::pipeline: device buffers allocated");  // the instances below may run before `exec`
-    const auto copy_in = [&](std::size_t c) {
-      const auto range = chunk_range(c);
-      Kokkos::deep_copy(instance_of(c), Kokkos::subview(device_in, range), Kokkos::subview(host_in, range));
-    };
-    const auto compute = [&](std::size_t c) {
-      const auto [begin, end] = chunk_range(c);
-      Kokkos::parallel_for("ksync::pipeline::transform",
-                           Range(instance_of(c), static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
-                           detail::TransformEach<DeviceIn, DeviceOut, F>{device_in, device_out, f});
-    };
-    const auto copy_out = [&](std::size_t c) {
-      const auto range = chunk_range(c);
-      Kokkos::deep_copy(instance_of(c), Kokkos::subview(host_out, range), Kokkos::subview(device_out, range));
-    };
-    if (config.order == issue_order::depth_first) {
-      for (std::size_t c = 0; c < chunks; ++c) {
-        copy_in(c);
-        compute(c);
-        copy_out(c);
-      }
-    } else {
-      for (std::size_t c = 0; c < chunks; ++c)
-        copy_in(c);
-      for (std::size_t c = 0; c < chunks; ++c)
-        compute(c);
-      for (std::size_t c = 0; c < chunks; ++c)
-        copy_out(c);
-    }
-    fence_instances();  // before the device Views go out of scope: every instance must be done with them
-  }
+  pipeline_plan<ExecutionSpace, typename HostIn::non_const_value_type, typename HostOut::non_const_value_type> plan(
+      exec, n, config);
+  plan.run(host_in, host_out, f);
 }
 
 }  // namespace ksync

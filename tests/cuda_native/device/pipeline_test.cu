@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <stdexcept>
@@ -61,6 +62,28 @@ TEST(PipelineGpu, EveryStreamCountOrderAndTailGivesTheReference) {
         }
       }
     }
+  }
+}
+
+TEST(PipelineGpu, APlanRunsAgainOnNewDataAndTimesEveryRun) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 100'003;
+  const ksync::cuda::pinned_buffer<float> in(n);
+  const ksync::cuda::pinned_buffer<float> out(n);
+  ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = 4096, .streams = 3});
+  EXPECT_EQ(plan.size(), n);
+  for (int run = 0; run < 3; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    std::vector<float> host(n);
+    for (std::size_t i = 0; i < n; ++i)
+      host[i] = static_cast<float>((i + static_cast<std::size_t>(run) * 7) % 999);
+    std::copy(host.begin(), host.end(), in.data());
+    const auto report = plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{});
+    EXPECT_TRUE(report.pinned_input);
+    EXPECT_TRUE(report.pinned_output);
+    EXPECT_GT(report.milliseconds, 0.0f);
+    EXPECT_TRUE(report.timeline.empty());  // not asked for
+    EXPECT_EQ(std::vector<float>(out.data(), out.data() + n), expected_for(host, n));
   }
 }
 

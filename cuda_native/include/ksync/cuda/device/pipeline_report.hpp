@@ -26,7 +26,7 @@ struct pipeline_report {
   bool pinned_input = false;
   bool pinned_output = false;
   std::size_t chunks = 0;
-  float milliseconds = 0;                // origin to the last step's end (record_timeline only)
+  float milliseconds = 0;                // the run's origin event to the last stream's end
   std::vector<chunk_timeline> timeline;  // record_timeline only
 };
 

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Seed 002's overlapped copy/compute, native: ksync::cuda::pipeline_plan over y = 2x on 2^24 floats for every
+// stream count, chunk size and issue order, and what bounds it, measured in the same run: pinned (and
+// pageable) copies one way, pinned copies both ways at once, and the kernel alone. tools/pipeline-tables
+// turns them into the ideal bound and the overlap efficiency. A pipeline sample is one run, from its origin
+// event to the last stream's end (the plan's streams, events and device memory are made before timing).
+// With KSYNC_TRACE_DIR set, every pipeline row writes one run's timeline there as a Chrome trace.
+#include "native.cuh"
+
+#include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/device/pipeline.cuh>
+#include <ksync/cuda/device/transform.cuh>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::bench::scale_by_two;
+using ksync::cuda::event;
+using ksync::cuda::pinned_buffer;
+using ksync::cuda::stream;
+
+enum class copy_kind { h2d, d2h, both_ways };
+
+// One-way or both-ways copies of n floats between host memory and the device; a sample spans all of them.
+void time_copies(benchmark::State& state, copy_kind kind, bool pinned, bool smoke) {
+  const std::int64_t n = ksync::bench::pipeline_elements(smoke);
+  const auto bytes = static_cast<std::size_t>(n) * sizeof(float);
+  const pinned_buffer<float> pinned_in(pinned ? static_cast<std::size_t>(n) : 0);
+  const pinned_buffer<float> pinned_out(pinned ? static_cast<std::size_t>(n) : 0);
+  std::vector<float> pageable_in(pinned ? 0 : static_cast<std::size_t>(n), 1.0f);
+  std::vector<float> pageable_out(pinned ? 0 : static_cast<std::size_t>(n));
+  float* host_in = pinned ? pinned_in.data() : pageable_in.data();
+  float* host_out = pinned ? pinned_out.data() : pageable_out.data();
+  const ksync::cuda::device_buffer<float> device_in(static_cast<std::size_t>(n));
+  const ksync::cuda::device_buffer<float> device_out(static_cast<std::size_t>(n));
+  const stream up;
+  const stream down;
+  const event start;
+  const event up_done;
+  const event stop;
+  const auto run = [&] {
+    start.record(up.get());
+    start.make_wait(down.get());
+    if (kind != copy_kind::d2h)
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(device_in.data(), host_in, bytes, cudaMemcpyHostToDevice, up.get()));
+    if (kind != copy_kind::h2d)
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(host_out, device_out.data(), bytes, cudaMemcpyDeviceToHost, down.get()));
+    up_done.record(up.get());
+    up_done.make_wait(down.get());
+    stop.record(down.get());
+    stop.synchronize();
+    return stop.milliseconds_since(start);
+  };
+  (void)run();  // warm-up
+  for (auto _ : state)
+    state.SetIterationTime(run() * 1e-3);
+  const std::int64_t moved = kind == copy_kind::both_ways ? 2 * n * 4 : n * 4;
+  state.SetBytesProcessed(state.iterations() * moved);
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["bytes"] = static_cast<double>(moved);
+}
+
+// The kernel of the pipeline alone, over all n floats already on the device.
+void time_kernel(benchmark::State& state, bool smoke) {
+  const std::int64_t n = ksync::bench::pipeline_elements(smoke);
+  const auto in = ksync::bench::make_input(n);
+  const ksync::cuda::device_buffer<float> out(static_cast<std::size_t>(n));
+  ksync::bench::time_on_stream(
+      state, cudaStreamPerThread, n * 8,
+      [&] {
+        ksync::cuda::transform(cudaStreamPerThread, in.data(), static_cast<std::size_t>(n), out.data(), scale_by_two{});
+      },
+      ksync::bench::timing::latency);
+  state.counters["n"] = static_cast<double>(n);
+}
+
+void write_trace(const ksync::cuda::pipeline_report& report, const std::string& name) {
+  const char* directory = std::getenv("KSYNC_TRACE_DIR");
+  if (directory == nullptr) return;
+  std::string file = name;
+  for (auto& c : file)
+    if (c == '/') c = '-';
+  std::ofstream out(std::string(directory) + "/" + file + ".json");
+  ksync::cuda::write_chrome_trace(out, report, name.c_str());
+}
+
+void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinned, bool smoke) {
+  const std::int64_t n = ksync::bench::pipeline_elements(smoke);
+  const std::int64_t streams = state.range(0);
+  const std::int64_t chunk_kib = state.range(1);
+  const auto count = static_cast<std::size_t>(n);
+  const pinned_buffer<float> pinned_in(pinned ? count : 0);
+  const pinned_buffer<float> pinned_out(pinned ? count : 0);
+  std::vector<float> pageable_in(pinned ? 0 : count);
+  std::vector<float> pageable_out(pinned ? 0 : count);
+  const std::span<float> in = pinned ? pinned_in.span() : std::span<float>(pageable_in);
+  const std::span<float> out = pinned ? pinned_out.span() : std::span<float>(pageable_out);
+  for (std::size_t i = 0; i < count; ++i)
+    in[i] = static_cast<float>(i % 1024);
+  ksync::pipeline_config config{.chunk_elements = static_cast<std::size_t>(chunk_kib) * 1024 / sizeof(float),
+                                .streams = static_cast<int>(streams),
+                                .order = order};
+  ksync::cuda::pipeline_plan<float> plan(count, config);
+  const std::span<const float> input(in);
+  (void)plan.run(input, out, scale_by_two{});  // warm-up: module loading, first touch
+  for (auto _ : state)
+    state.SetIterationTime(plan.run(input, out, scale_by_two{}).milliseconds * 1e-3);
+  if (out[count - 1] != 2.0f * in[count - 1]) state.SkipWithError("wrong result");
+  ksync::bench::record_pipeline(state, n, streams, chunk_kib);
+  config.record_timeline = true;
+  ksync::cuda::pipeline_plan<float> traced(count, config);
+  write_trace(traced.run(input, out, scale_by_two{}), state.name());
+}
+
+}  // namespace
+
+void ksync::bench::register_pipeline_benchmarks(bool smoke) {
+  struct copy_row {
+    const char* name;
+    copy_kind kind;
+    bool pinned;
+  };
+  for (const auto& [name, kind, pinned] :
+       {copy_row{"h2d_pinned", copy_kind::h2d, true}, copy_row{"d2h_pinned", copy_kind::d2h, true},
+        copy_row{"both_ways_pinned", copy_kind::both_ways, true}, copy_row{"h2d_pageable", copy_kind::h2d, false},
+        copy_row{"d2h_pageable", copy_kind::d2h, false}}) {
+    benchmark::RegisterBenchmark(std::string("native/pipeline/bandwidth/") + name, time_copies, kind, pinned, smoke)
+        ->UseManualTime();
+  }
+  benchmark::RegisterBenchmark("native/pipeline/kernel", time_kernel, smoke)->UseManualTime();
+  for (const auto order : {ksync::issue_order::depth_first, ksync::issue_order::breadth_first}) {
+    auto* rows = benchmark::RegisterBenchmark("native/pipeline/" + std::string(ksync::to_string(order)), time_pipeline,
+                                              order, true, smoke);
+    rows->ArgNames({"streams", "chunk_kib"})->UseManualTime();
+    for (const auto streams : pipeline_stream_counts(smoke))
+      for (const auto kib : pipeline_chunk_kib(smoke))
+        rows->Args({streams, kib});
+  }
+  // Seed 002's configuration (4 streams, 2^20-float chunks) from pageable memory.
+  benchmark::RegisterBenchmark("native/pipeline/pageable/depth_first", time_pipeline, ksync::issue_order::depth_first,
+                               false, smoke)
+      ->ArgNames({"streams", "chunk_kib"})
+      ->Args({4, smoke ? 64 : 4096})
+      ->UseManualTime();
+}

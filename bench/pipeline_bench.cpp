@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Seed 002's overlapped copy/compute, portable: ksync::pipeline_plan over y = 2x on 2^24 floats with
+// Kokkos::SharedHostPinnedSpace host Views (HostSpace for the pageable row), for every instance count, chunk
+// size and issue order. A sample is one blocking run, timed on the host (the plan's instances and device
+// Views are made before timing). The native rows and the bandwidths that bound both are in
+// bench/cuda_native/pipeline_bench.cu; tools/pipeline-tables compares them.
+#include "portable.hpp"
+
+#include <ksync/pipeline.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using ksync::bench::Exec;
+using ksync::bench::scale_by_two;
+
+template <class HostSpace>
+void time_pipeline(benchmark::State& state, ksync::issue_order order, bool smoke) {
+  const std::int64_t n = ksync::bench::pipeline_elements(smoke);
+  const std::int64_t streams = state.range(0);
+  const std::int64_t chunk_kib = state.range(1);
+  const auto count = static_cast<std::size_t>(n);
+  const Kokkos::View<float*, HostSpace> in("ksync::bench::host_in", count);
+  const Kokkos::View<float*, HostSpace> out("ksync::bench::host_out", count);
+  for (std::size_t i = 0; i < count; ++i)
+    in(i) = static_cast<float>(i % 1024);
+  const Exec exec;
+  ksync::pipeline_plan<Exec, float> plan(exec, count,
+                                         {.chunk_elements = static_cast<std::size_t>(chunk_kib) * 1024 / sizeof(float),
+                                          .streams = static_cast<int>(streams),
+                                          .order = order});
+  plan.run(in, out, scale_by_two{});  // warm-up: kernel loading, first touch
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    plan.run(in, out, scale_by_two{});
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  if (out(count - 1) != 2.0f * in(count - 1)) state.SkipWithError("wrong result");
+  ksync::bench::record_pipeline(state, n, streams, chunk_kib);
+}
+
+}  // namespace
+
+void ksync::bench::register_pipeline_benchmarks(bool smoke) {
+  for (const auto order : {ksync::issue_order::depth_first, ksync::issue_order::breadth_first}) {
+    auto* rows = benchmark::RegisterBenchmark("portable/pipeline/" + std::string(ksync::to_string(order)),
+                                              time_pipeline<Kokkos::SharedHostPinnedSpace>, order, smoke);
+    rows->ArgNames({"streams", "chunk_kib"})->UseManualTime();
+    for (const auto streams : pipeline_stream_counts(smoke))
+      for (const auto kib : pipeline_chunk_kib(smoke))
+        rows->Args({streams, kib});
+  }
+  // Seed 002's configuration (4 instances, 2^20-float chunks) from pageable memory.
+  benchmark::RegisterBenchmark("portable/pipeline/pageable/depth_first", time_pipeline<Kokkos::HostSpace>,
+                               ksync::issue_order::depth_first, smoke)
+      ->ArgNames({"streams", "chunk_kib"})
+      ->Args({4, smoke ? 64 : 4096})
+      ->UseManualTime();
+}
