@@ -178,5 +178,6 @@ void register_block_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
 void register_iteration_benchmarks(bool smoke);
 void register_pipeline_benchmarks(bool smoke);
+void register_concurrency_benchmarks(bool smoke);  // native binary only
 
 }  // namespace ksync::bench

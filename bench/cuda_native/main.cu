@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   ksync::bench::register_barrier_benchmarks(smoke);
   ksync::bench::register_iteration_benchmarks(smoke);
   ksync::bench::register_pipeline_benchmarks(smoke);
+  ksync::bench::register_concurrency_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   cudaDeviceProp properties{};

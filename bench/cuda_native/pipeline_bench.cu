@@ -4,7 +4,8 @@
 // pageable) copies one way, pinned copies both ways at once, and the kernel alone. tools/pipeline-tables
 // turns them into the ideal bound and the overlap efficiency. A pipeline sample is one run, from its origin
 // event to the last stream's end (the plan's streams, events and device memory are made before timing).
-// With KSYNC_TRACE_DIR set, every pipeline row writes one run's timeline there as a Chrome trace.
+// With KSYNC_TRACE_DIR set, every pipeline row writes one run's timeline there as a Chrome trace, named after
+// the row ('/' as '-').
 #include "native.cuh"
 
 #include <ksync/cuda/detail/host_memory.hpp>
@@ -116,7 +117,9 @@ void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinne
   ksync::bench::record_pipeline(state, n, streams, chunk_kib);
   config.record_timeline = true;
   ksync::cuda::pipeline_plan<float> traced(count, config);
-  write_trace(traced.run(input, out, scale_by_two{}), state.name());
+  write_trace(traced.run(input, out, scale_by_two{}),
+              std::string("native/pipeline/") + (pinned ? "" : "pageable/") + std::string(ksync::to_string(order)) +
+                  "/streams:" + std::to_string(streams) + "/chunk_kib:" + std::to_string(chunk_kib));
 }
 
 }  // namespace

@@ -5,14 +5,18 @@
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/detail/global_timer.cuh>
 #include <ksync/cuda/detail/host_memory.hpp>
 #include <ksync/cuda/detail/stream.hpp>
 #include <ksync/cuda/device/pipeline.cuh>
+#include <ksync/cuda/device/transform.cuh>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -87,6 +91,58 @@ TEST(PipelineGpu, APlanRunsAgainOnNewDataAndTimesEveryRun) {
   }
 }
 
+TEST(PipelineGpu, EveryChunkIsConsumedOnceAfterItsResultsLand) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 100'003;
+  const std::size_t chunk = 4096;
+  const ksync::cuda::pinned_buffer<float> in(n);
+  const ksync::cuda::pinned_buffer<float> out(n);
+  std::vector<float> host(n);
+  for (std::size_t i = 0; i < n; ++i)
+    host[i] = static_cast<float>(i % 999);
+  std::copy(host.begin(), host.end(), in.data());
+  const auto expected = expected_for(host, n);
+  for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
+    SCOPED_TRACE(std::string(ksync::to_string(order)));
+    ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = chunk, .streams = 4, .order = order});
+    const std::size_t chunks = (n + chunk - 1) / chunk;
+    // Each chunk writes only its own slots: the calls may overlap.
+    std::vector<std::size_t> calls(chunks, 0);
+    std::vector<std::size_t> mismatches(chunks, 0);
+    const float* results = out.data();
+    (void)plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{},
+                   [&](std::size_t begin, std::size_t count) {
+                     const std::size_t c = begin / chunk;
+                     ++calls[c];
+                     for (std::size_t i = begin; i < begin + count; ++i)
+                       mismatches[c] += results[i] != expected[i] ? 1 : 0;
+                   });
+    EXPECT_EQ(calls, std::vector<std::size_t>(chunks, 1));
+    EXPECT_EQ(mismatches, std::vector<std::size_t>(chunks, 0));  // the chunk had landed when consumed
+  }
+}
+
+TEST(PipelineGpu, AConsumerExceptionIsRethrownAfterEveryStreamIsDone) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 50'000;
+  const ksync::cuda::pinned_buffer<float> in(n);
+  const ksync::cuda::pinned_buffer<float> out(n);
+  std::fill(in.data(), in.data() + n, 1.0f);
+  ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = 1000, .streams = 2});
+  std::vector<int> consumed(50, 0);
+  EXPECT_THROW((void)plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{},
+                              [&](std::size_t begin, std::size_t) {
+                                consumed[begin / 1000] = 1;
+                                if (begin == 3000) throw std::runtime_error("chunk 3 refused");
+                              }),
+               std::runtime_error);
+  EXPECT_EQ(std::count(consumed.begin(), consumed.end(), 1), 50);  // the other chunks still ran
+  // The plan stays usable.
+  const auto report = plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{});
+  EXPECT_EQ(report.chunks, 50u);
+  EXPECT_EQ(out.data()[n - 1], TwiceAndOne{}(1.0f));
+}
+
 TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {
   KSYNC_REQUIRE_GPU();
   constexpr std::size_t n = 1 << 20;
@@ -119,6 +175,62 @@ TEST(StreamGpu, EventsOrderTwoStreamsAndTimeTheSpan) {
   const ksync::cuda::stream moved = std::move(high);  // the handle moves; only `moved` destroys it
   EXPECT_NE(moved.get(), nullptr);
   moved.synchronize();
+}
+
+__global__ void write_after(float* data, std::size_t n, float value, std::uint64_t delay_ns) {
+  ksync::cuda::detail::spin_for(delay_ns);
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    data[i] = value;
+}
+
+TEST(StreamGpu, AnEventOrdersAConsumerStreamAfterASlowProducer) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 1 << 20;
+  const ksync::cuda::stream producer;
+  const ksync::cuda::stream consumer;
+  const ksync::cuda::event produced;
+  ksync::cuda::device_buffer<float> data(n);
+  const ksync::cuda::pinned_buffer<float> seen(n);
+  for (const float value : {1.0f, 2.0f, 3.0f}) {
+    // The producer spends 2 ms before writing; only the event keeps the consumer's copy behind it.
+    write_after<<<132, 256, 0, producer.get()>>>(data.data(), n, value, 2'000'000);
+    KSYNC_CUDA_CHECK(cudaGetLastError());
+    produced.record(producer.get());
+    produced.make_wait(consumer.get());
+    KSYNC_CUDA_CHECK(
+        cudaMemcpyAsync(seen.data(), data.data(), n * sizeof(float), cudaMemcpyDeviceToHost, consumer.get()));
+    consumer.synchronize();
+    EXPECT_EQ(std::count(seen.data(), seen.data() + n, value), static_cast<std::ptrdiff_t>(n));
+  }
+}
+
+TEST(ManagedGpu, PrefetchedAndFaultedManagedMemoryGiveTheSameResults) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 1'000'003;
+  int device = 0;
+  KSYNC_CUDA_CHECK(cudaGetDevice(&device));
+  const ksync::cuda::stream stream;
+  const ksync::cuda::managed_buffer<float> in(n);
+  const ksync::cuda::managed_buffer<float> out(n);
+  EXPECT_EQ(in.size(), n);
+  for (const bool prefetch : {false, true}) {
+    SCOPED_TRACE(prefetch ? "prefetched" : "migrated on fault");
+    for (std::size_t i = 0; i < n; ++i)
+      in.data()[i] = static_cast<float>(i % 777);  // first touch on the host
+    if (prefetch) {
+      in.prefetch_to_device(stream.get(), device);
+      out.prefetch_to_device(stream.get(), device);
+    }
+    ksync::cuda::transform(stream.get(), in.data(), n, out.data(), TwiceAndOne{});
+    if (prefetch) out.prefetch_to_host(stream.get());
+    stream.synchronize();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += out.data()[i] != TwiceAndOne{}(in.data()[i]) ? 1 : 0;
+    EXPECT_EQ(wrong, 0u);
+  }
+  const ksync::cuda::managed_buffer<float> empty;
+  EXPECT_EQ(empty.size(), 0u);
 }
 
 TEST(Pipeline, BadArgumentsThrowNamingThemBeforeAnyCudaCall) {

@@ -5,7 +5,12 @@
 //   host_registration  pins memory the caller already has (cudaHostRegister) for its lifetime.
 //   is_pinned(ptr)     whether CUDA knows `ptr` as page-locked host memory (pageable memory is copied
 //                      through a staging buffer, and its copies do not overlap with kernels).
-// Pinned memory is real RAM taken from the operating system: pin what you transfer, not everything.
+//   managed_buffer<T>  n elements of managed (unified) memory, cudaMallocManaged: one pointer valid on host
+//                      and device, its pages migrating on first touch; prefetch_to_device/prefetch_to_host
+//                      (cudaMemPrefetchAsync) move them ahead of use instead of one fault at a time.
+// Pinned memory is real RAM taken from the operating system: pin what you transfer, not everything. Managed
+// memory suits data whose owner changes; for anything big that moves every step, plain device and pinned
+// allocations with explicit copies are faster (bench/cuda_native/concurrency_bench.cu measures both).
 #pragma once
 
 #include <ksync/cuda/detail/error.hpp>
@@ -21,6 +26,9 @@ namespace ksync::cuda {
 namespace detail {
 struct pinned_deleter {
   void operator()(void* data) const noexcept { (void)cudaFreeHost(data); }
+};
+struct managed_deleter {
+  void operator()(void* data) const noexcept { (void)cudaFree(data); }
 };
 struct registration_deleter {
   void operator()(void* data) const noexcept { (void)cudaHostUnregister(data); }
@@ -57,6 +65,37 @@ class host_registration {
 
  private:
   std::unique_ptr<void, detail::registration_deleter> data_;
+};
+
+template <class T>
+class managed_buffer {
+ public:
+  managed_buffer() = default;
+  explicit managed_buffer(std::size_t count) : count_(count) {
+    void* allocated = nullptr;
+    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMallocManaged(&allocated, count_ * sizeof(T), cudaMemAttachGlobal));
+    data_.reset(allocated);
+  }
+  [[nodiscard]] T* data() const noexcept { return static_cast<T*>(data_.get()); }
+  [[nodiscard]] std::size_t size() const noexcept { return data_ ? count_ : 0; }
+  [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
+  // Enqueue the migration of every page on `stream`: to `device`'s memory, or back to the host's.
+  void prefetch_to_device(cudaStream_t stream, int device) const {
+    prefetch(stream, {cudaMemLocationTypeDevice, device});
+  }
+  void prefetch_to_host(cudaStream_t stream) const { prefetch(stream, {cudaMemLocationTypeHost, 0}); }
+
+ private:
+  void prefetch(cudaStream_t stream, cudaMemLocation location) const {
+    if (size() == 0) return;
+#if CUDART_VERSION >= 13000
+    KSYNC_CUDA_CHECK(cudaMemPrefetchAsync(data(), size() * sizeof(T), location, 0, stream));
+#else  // 12.x: the location form has its own name
+    KSYNC_CUDA_CHECK(cudaMemPrefetchAsync_v2(data(), size() * sizeof(T), location, 0, stream));
+#endif
+  }
+  std::unique_ptr<void, detail::managed_deleter> data_;
+  std::size_t count_ = 0;
 };
 
 // Whether `data` lies in page-locked host memory CUDA knows of (cudaHostAlloc or cudaHostRegister).

@@ -9,6 +9,8 @@
 //   pipeline_plan<T, U> plan(n, config)       the streams, events and device memory for n elements, made
 //                                             once (cudaMalloc and stream creation cost more than a chunk);
 //   plan.run(host_in, host_out, f)            blocking: returns when host_out holds every result;
+//   plan.run(host_in, host_out, f, consume)   the same, and consume(begin, count) on the host for each
+//                                             chunk as soon as its results land (cudaLaunchHostFunc);
 //   pipeline(host_in, host_out, n, f[, config])  a plan made for one run.
 //
 // Device memory for all n inputs and outputs is addressed by chunk offset (so the breadth-first order,
@@ -30,8 +32,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,6 +63,34 @@ void check_pipeline_buffers(std::span<const T> host_in, std::span<U> host_out, s
   check_argument(host_out.size() >= n, where, "host_out holds ", host_out.size(), " elements, fewer than n = ", n);
   check_argument(n == 0 || (host_in.data() != nullptr && host_out.data() != nullptr), where,
                  "host_in and host_out must not be null for n = ", n);
+}
+
+// The chunk consumer of pipeline_plan::run: none, or a call per chunk from a CUDA host function.
+struct no_chunk_consumer {};
+
+struct consumer_failure {
+  std::mutex guard;
+  std::exception_ptr error;  // the first exception a consumer threw
+};
+
+template <class Consumer>
+struct chunk_task {
+  Consumer* consume = nullptr;
+  std::size_t begin = 0;
+  std::size_t count = 0;
+  consumer_failure* failure = nullptr;
+};
+
+// Runs on a CUDA driver thread (cudaLaunchHostFunc): no CUDA calls here, and no exception may leave.
+template <class Consumer>
+void CUDART_CB consume_chunk(void* argument) noexcept {
+  auto* task = static_cast<chunk_task<Consumer>*>(argument);
+  try {
+    (*task->consume)(task->begin, task->count);
+  } catch (...) {
+    const std::lock_guard<std::mutex> lock(task->failure->guard);
+    if (!task->failure->error) task->failure->error = std::current_exception();
+  }
 }
 
 }  // namespace detail
@@ -87,6 +120,15 @@ class pipeline_plan {
   // host_out[i] = f(host_in[i]) for i in [0, size()); both spans must hold at least size() elements.
   template <class F>
   pipeline_report run(std::span<const T> host_in, std::span<U> host_out, F f) {
+    return run(host_in, host_out, f, detail::no_chunk_consumer{});
+  }
+
+  // The same, and consume(begin, count) on the host for every chunk as soon as host_out[begin, begin +
+  // count) holds its results, while later chunks are still in flight (cudaLaunchHostFunc on the chunk's
+  // stream). `consume` runs on a CUDA driver thread: it must not call CUDA, and it may run while another
+  // chunk's call is running. An exception from it is rethrown by run() once every stream is done.
+  template <class F, class Consumer>
+  pipeline_report run(std::span<const T> host_in, std::span<U> host_out, F f, Consumer consume) {
     detail::check_pipeline_buffers(host_in, host_out, n_);
     pipeline_report report;
     report.chunks = chunks_;
@@ -117,25 +159,39 @@ class pipeline_plan {
       transform(stream_of(c), device_in_.data() + begin, count, device_out_.data() + begin, f);
       mark(c, 2);
     };
+    constexpr bool consumes = !std::is_same_v<Consumer, detail::no_chunk_consumer>;
+    detail::consumer_failure failure;
+    std::vector<detail::chunk_task<Consumer>> tasks(consumes ? chunks_ : 0);
     const auto copy_out = [&](std::size_t c) {
       const auto [begin, count] = chunk_range(c);
       KSYNC_CUDA_CHECK(cudaMemcpyAsync(host_out.data() + begin, device_out_.data() + begin, count * sizeof(U),
                                        cudaMemcpyDeviceToHost, stream_of(c)));
       mark(c, 3);
-    };
-    if (config_.order == issue_order::depth_first) {
-      for (std::size_t c = 0; c < chunks_; ++c) {
-        copy_in(c);
-        compute(c);
-        copy_out(c);
+      if constexpr (consumes) {
+        tasks[c] = {&consume, begin, count, &failure};
+        KSYNC_CUDA_CHECK(cudaLaunchHostFunc(stream_of(c), detail::consume_chunk<Consumer>, &tasks[c]));
       }
-    } else {
-      for (std::size_t c = 0; c < chunks_; ++c)
-        copy_in(c);
-      for (std::size_t c = 0; c < chunks_; ++c)
-        compute(c);
-      for (std::size_t c = 0; c < chunks_; ++c)
-        copy_out(c);
+    };
+    try {
+      if (config_.order == issue_order::depth_first) {
+        for (std::size_t c = 0; c < chunks_; ++c) {
+          copy_in(c);
+          compute(c);
+          copy_out(c);
+        }
+      } else {
+        for (std::size_t c = 0; c < chunks_; ++c)
+          copy_in(c);
+        for (std::size_t c = 0; c < chunks_; ++c)
+          compute(c);
+        for (std::size_t c = 0; c < chunks_; ++c)
+          copy_out(c);
+      }
+    } catch (...) {
+      // What was enqueued still reads the host spans and `tasks`: let it finish before they go.
+      for (const auto& s : streams_)
+        (void)cudaStreamSynchronize(s.get());
+      throw;
     }
     for (std::size_t s = 0; s < streams_.size(); ++s)
       ends_[s].record(streams_[s].get());
@@ -157,6 +213,7 @@ class pipeline_plan {
                                    .copy_out_end = at(3)});
       }
     }
+    if (failure.error) std::rethrow_exception(failure.error);
     return report;
   }
 

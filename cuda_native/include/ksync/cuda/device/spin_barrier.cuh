@@ -24,6 +24,7 @@
 // the next round and the next launch.
 #pragma once
 
+#include <ksync/cuda/detail/global_timer.cuh>
 #include <ksync/cuda/device/grid.cuh>  // check_co_resident
 
 #include <cuda/atomic>
@@ -42,16 +43,6 @@ struct volatile_spin_barrier_state {
   unsigned int sense;      // flips when a round completes
   unsigned int timed_out;  // blocks that gave up waiting
 };
-
-namespace detail {
-// Nanoseconds from the GPU's global timer (the same clock on every multiprocessor; it ticks in about 1 us
-// steps on some GPUs, fine for a timeout).
-__device__ inline std::uint64_t global_nanoseconds() {
-  std::uint64_t now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-}  // namespace detail
 
 // Waits until every block of the grid has called; returns false (for the whole block) when this block
 // gave up after `timeout_ns`. Every thread of the block must call.
