@@ -70,6 +70,27 @@ TEST(Pipeline, APlanRunsAgainOnNewData) {
   }
 }
 
+TEST(Pipeline, NothingIsWrittenPastN) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const std::size_t n = 10'007;
+  const std::size_t spare = 64;
+  const Kokkos::View<float*, Kokkos::SharedHostPinnedSpace> in("in", n + spare);
+  const Kokkos::View<float*, Kokkos::SharedHostPinnedSpace> out("out", n + spare);
+  for (std::size_t i = 0; i < n + spare; ++i) {
+    in(i) = static_cast<float>(i % 100);
+    out(i) = -7.0f;
+  }
+  for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
+    ksync::pipeline(exec, in, out, n, TwiceAndOne{}, {.chunk_elements = 1000, .streams = 3, .order = order});
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+    EXPECT_EQ(wrong, 0u);
+    for (std::size_t i = n; i < n + spare; ++i)
+      EXPECT_EQ(out(i), -7.0f) << "at " << i;
+  }
+}
+
 TEST(Pipeline, BadArgumentsThrowNamingThem) {
   const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);
