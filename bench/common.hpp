@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -169,6 +170,17 @@ inline void record_pipeline(benchmark::State& state, std::int64_t n, std::int64_
   state.counters["streams"] = static_cast<double>(streams);
   state.counters["chunk_bytes"] = static_cast<double>(chunk_kib * 1024);
   state.SetBytesProcessed(state.iterations() * n * 8);
+}
+
+// The host compiler, in the JSON's context (tools/ksync bench writes the run's fingerprint beside the JSON).
+inline void add_build_context() {
+#if defined(__clang__)
+  benchmark::AddCustomContext("host_compiler", std::string("clang ") + __clang_version__);
+#elif defined(__GNUC__)
+  benchmark::AddCustomContext("host_compiler", "gcc " + std::to_string(__GNUC__) + "." +
+                                                   std::to_string(__GNUC_MINOR__) + "." +
+                                                   std::to_string(__GNUC_PATCHLEVEL__));
+#endif
 }
 
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,

@@ -7,6 +7,7 @@
 #include <KokkosKernels_config.h>
 #endif
 
+#include <sstream>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -19,8 +20,13 @@ int main(int argc, char** argv) {
   ksync::bench::register_pipeline_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  ksync::bench::add_build_context();
   benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));
   benchmark::AddCustomContext("kokkos_execution_space", ksync::bench::Exec::name());
+  std::ostringstream configuration;
+  Kokkos::print_configuration(configuration);
+  benchmark::AddCustomContext("kokkos_configuration", configuration.str());
+  benchmark::AddCustomContext("kokkos_tools_library_loaded", Kokkos::Tools::profileLibraryLoaded() ? "yes" : "no");
 #if KSYNC_HAS_KOKKOS_KERNELS
   // KokkosBlas::dot calls cuBLAS when this TPL is on; KokkosBlas::sum has no cuBLAS path (cuBLAS has no
   // plain sum), so it always runs Kokkos Kernels' own kernel.
@@ -29,6 +35,8 @@ int main(int argc, char** argv) {
 #else
   benchmark::AddCustomContext("kokkos_kernels_tpl_cublas", "off");
 #endif
+#else
+  benchmark::AddCustomContext("kokkos_kernels", "not built");
 #endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <string>
 
 int main(int argc, char** argv) {
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
@@ -23,9 +24,18 @@ int main(int argc, char** argv) {
   ksync::bench::register_concurrency_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  ksync::bench::add_build_context();
   cudaDeviceProp properties{};
   KSYNC_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
   benchmark::AddCustomContext("gpu", properties.name);
+  int driver = 0;
+  int runtime = 0;
+  KSYNC_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  KSYNC_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  benchmark::AddCustomContext("cuda_driver_api", std::to_string(driver));
+  benchmark::AddCustomContext("cuda_runtime", std::to_string(runtime));
+  benchmark::AddCustomContext("nvcc",
+                              std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
