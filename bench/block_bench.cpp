@@ -65,7 +65,9 @@ void ksync::bench::register_block_benchmarks(bool smoke) {
       ksync::team_reduce_form::team_reduce, ksync::team_reduce_form::team_thread_range,
       ksync::team_reduce_form::team_vector_range, ksync::team_reduce_form::thread_vector_range};
   for (const auto n : block_sizes(smoke)) {
-    benchmark::RegisterBenchmark("portable/device_copy/float", device_copy)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("portable/device_copy/float", device_copy, ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("portable/reverse/float", time_reverse_out_of_place)->Arg(n)->UseManualTime();
     benchmark::RegisterBenchmark("portable/reverse_in_place/float", time_reverse_in_place)->Arg(n)->UseManualTime();
     for (const auto form : forms) {

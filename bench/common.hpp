@@ -96,13 +96,29 @@ inline void check_pattern_sum(benchmark::State& state, double sum, std::int64_t 
 // How calls are timed. `throughput` (the default): a sample is a batch of back-to-back calls on one stream
 // or instance, and the time per call is the batch's time divided by its size (counter seconds_per_call) —
 // the GPU time a call costs in a stream of work, launch overhead overlapped as in an iterative solver. `latency`: a
-// sample is one call, from an idle stream to its completion, launch overhead included.
-enum class timing { throughput, latency };
+// sample is one call, from an idle stream to its completion, launch overhead included. `cold`: a sample is
+// one call after the GPU's L2 has been overwritten (untimed, on the same stream or instance), so its data
+// comes from device memory and not from the cache the previous call warmed — the "hot" rows' difference
+// where the data fits in L2 (cold_sizes).
+enum class timing { throughput, latency, cold };
 
-// Calls per sample in throughput mode: enough that the batch's own start and end cost little (20 for
-// small calls), one once a call moves 256 MiB or more.
+// The sweep sizes a GPU's L2 could hold (up to 64 MiB of floats), where hot and cold timings differ; cold
+// rows run a fixed number of samples (each pays an untimed cache flush).
+inline std::vector<std::int64_t> cold_sizes(bool smoke) {
+  if (smoke) return {std::int64_t{1} << 10};
+  std::vector<std::int64_t> sizes;
+  for (int exponent = 16; exponent <= 24; exponent += 2)
+    sizes.push_back(std::int64_t{1} << exponent);
+  return sizes;
+}
+inline benchmark::IterationCount cold_samples(bool smoke) {
+  return smoke ? 2 : 200;
+}
+
+// Calls per sample: one in latency and cold modes; in throughput mode enough that the batch's own start and end cost
+// little (20 for small calls), one once a call moves 256 MiB or more.
 inline int calls_per_sample(timing mode, std::int64_t bytes_per_call) {
-  if (mode == timing::latency) return 1;
+  if (mode != timing::throughput) return 1;
   const std::int64_t batch = (std::int64_t{256} << 20) / std::max<std::int64_t>(1, bytes_per_call);
   return static_cast<int>(std::clamp<std::int64_t>(batch, 1, 20));
 }

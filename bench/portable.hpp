@@ -36,7 +36,16 @@ void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t by
   run();  // warm-up, untimed: first touch of fresh pages, kernel loading, Kokkos' reduction scratch
   exec.fence("ksync::bench::warm_up");
   const int calls = calls_per_sample(mode, bytes_per_call);
+  // Cold mode (GPU backends): 512 MiB written before each sample, more than any GPU's last-level cache
+  // (Kokkos does not say its size); the instance is fenced after it, so a sample starts from idle.
+  const Kokkos::View<unsigned char*> flush(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::flush"),
+                                           mode == timing::cold ? std::size_t{512} << 20 : 0);
+  unsigned char sample = 0;
   for (auto _ : state) {
+    if (mode == timing::cold) {
+      Kokkos::deep_copy(exec, flush, ++sample);
+      exec.fence("ksync::bench::cache_flushed");
+    }
     Kokkos::Timer timer;
     for (int call = 0; call < calls; ++call)
       run();
@@ -47,13 +56,14 @@ void time_on_instance(benchmark::State& state, const Exec& exec, std::int64_t by
 }
 
 // The bandwidth ceiling of the same run: a device-to-device deep_copy on the instance.
-inline void device_copy(benchmark::State& state) {
+inline void device_copy(benchmark::State& state, timing mode) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto source = make_input(exec, n);
   const Kokkos::View<float*> target(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::copy"), n);
-  time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(float)),
-                   [&] { Kokkos::deep_copy(exec, target, source); });
+  time_on_instance(
+      state, exec, 2 * n * static_cast<std::int64_t>(sizeof(float)), [&] { Kokkos::deep_copy(exec, target, source); },
+      mode);
   state.counters["n"] = static_cast<double>(n);
 }
 

@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -166,12 +167,13 @@ struct Twice {
   KOKKOS_FUNCTION float operator()(float x) const { return 2.0f * x; }
 };
 
-void time_transform(benchmark::State& state, ksync::transform_strategy strategy) {
+void time_transform(benchmark::State& state, ksync::transform_strategy strategy,
+                    ksync::bench::timing mode = ksync::bench::timing::throughput) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto in = make_input(exec, n);
   const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
-  time_on_instance(state, exec, 2 * n * 4, [&] { ksync::transform(exec, in, out, Twice{}, strategy); });
+  time_on_instance(state, exec, 2 * n * 4, [&] { ksync::transform(exec, in, out, Twice{}, strategy); }, mode);
   float third = 6.0f;
   if (n > 3) Kokkos::deep_copy(third, Kokkos::subview(out, 3));
   if (third != 6.0f) state.SkipWithError("wrong transform");
@@ -209,19 +211,44 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
 #if KSYNC_HAS_KOKKOS_KERNELS
     benchmark::RegisterBenchmark("kokkos_kernels/sum/float", time_kokkos_kernels_sum)->Arg(n)->UseManualTime();
 #endif
-    benchmark::RegisterBenchmark("portable/device_copy/float", ksync::bench::device_copy)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("portable/device_copy/float", ksync::bench::device_copy,
+                                 ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
     benchmark::RegisterBenchmark("portable/read_stream/float", time_read_stream)->Arg(n)->UseManualTime();
     for (const auto strategy : {ksync::transform_strategy::kokkos, ksync::transform_strategy::tuned}) {
       benchmark::RegisterBenchmark("portable/transform/float/" + std::string(ksync::to_string(strategy)),
-                                   time_transform, strategy)
+                                   time_transform, strategy, ksync::bench::timing::throughput)
           ->Arg(n)
           ->UseManualTime();
     }
     if (bridge) {
-      benchmark::RegisterBenchmark("bridge/transform/float/native", time_transform, ksync::transform_strategy::native)
+      benchmark::RegisterBenchmark("bridge/transform/float/native", time_transform, ksync::transform_strategy::native,
+                                   ksync::bench::timing::throughput)
           ->Arg(n)
           ->UseManualTime();
     }
+  }
+  // Cold rows (GPU backends, whose L2 the hot rows' smaller sizes fit in): one call after the cache was
+  // overwritten.
+  for (const auto n : ksync::detail::runs_on_host<Exec> ? std::vector<std::int64_t>{} : cold_sizes(smoke)) {
+    const auto cold = ksync::bench::timing::cold;
+    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+      benchmark::RegisterBenchmark("portable/reduce_cold/sum/float/" + std::string(ksync::to_string(strategy)),
+                                   time_reduce, reduce_op::sum, strategy, cold)
+          ->Arg(n)
+          ->Iterations(cold_samples(smoke))
+          ->UseManualTime();
+    }
+    benchmark::RegisterBenchmark("portable/device_copy_cold/float", ksync::bench::device_copy, cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("portable/transform_cold/float/tuned", time_transform,
+                                 ksync::transform_strategy::tuned, cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     for (const auto op : {reduce_op::min, reduce_op::max}) {

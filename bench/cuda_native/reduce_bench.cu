@@ -130,13 +130,17 @@ struct Twice {
   __device__ float operator()(float x) const { return 2.0f * x; }
 };
 
-void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning) {
+void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning, ksync::bench::timing mode) {
   const std::int64_t n = state.range(0);
   const auto in = make_input<float>(n);
   device_buffer<float> out(static_cast<std::size_t>(n));
-  time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
-    ksync::cuda::transform(cudaStreamPerThread, in.data(), static_cast<std::size_t>(n), out.data(), Twice{}, tuning);
-  });
+  time_on_stream(
+      state, cudaStreamPerThread, 2 * n * 4,
+      [&] {
+        ksync::cuda::transform(cudaStreamPerThread, in.data(), static_cast<std::size_t>(n), out.data(), Twice{},
+                               tuning);
+      },
+      mode);
   const auto host = out.to_host();
   if (n > 3 && host[3] != 6.0f) state.SkipWithError("wrong transform");
   state.counters["n"] = static_cast<double>(n);
@@ -184,16 +188,43 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
                                  ksync::bench::timing::latency)
         ->Arg(n)
         ->UseManualTime();
-    benchmark::RegisterBenchmark("native/device_copy/float", ksync::bench::device_copy)->Arg(n)->UseManualTime();
-    benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{})
+    benchmark::RegisterBenchmark("native/device_copy/float", ksync::bench::device_copy,
+                                 ksync::bench::timing::throughput)
+        ->Arg(n)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{},
+                                 ksync::bench::timing::throughput)
         ->Arg(n)
         ->UseManualTime();
     for (const int items : {0, 2}) {  // the resident grid-stride loop, and two packs per thread
       benchmark::RegisterBenchmark("native/transform/float/i" + std::to_string(items), time_native_transform,
-                                   ksync::cuda::transform_tuning{.items_per_thread = items})
+                                   ksync::cuda::transform_tuning{.items_per_thread = items},
+                                   ksync::bench::timing::throughput)
           ->Arg(n)
           ->UseManualTime();
     }
+  }
+  // Cold rows: one call after the L2 was overwritten, where the hot rows' data fits in it.
+  for (const auto n : cold_sizes(smoke)) {
+    const auto cold = ksync::bench::timing::cold;
+    benchmark::RegisterBenchmark("native/reduce_cold/sum/float/last_block", time_native_reduce<float>, reduce_op::sum,
+                                 reduce_strategy::last_block, ksync::cuda::reduce_tuning{}, cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("cub/reduce_cold/sum/float", time_cub_reduce<float>, reduce_op::sum, cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("native/device_copy_cold/float", ksync::bench::device_copy, cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("native/transform_cold/float", time_native_transform, ksync::cuda::transform_tuning{},
+                                 cold)
+        ->Arg(n)
+        ->Iterations(cold_samples(smoke))
+        ->UseManualTime();
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     register_operator_and_type_comparisons<float>(n);
@@ -234,7 +265,8 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
           benchmark::RegisterBenchmark(
               "native/transform_tuning/float/" + knobs, time_native_transform,
               ksync::cuda::transform_tuning{
-                  .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming})
+                  .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming},
+              ksync::bench::timing::throughput)
               ->Arg(n)
               ->UseManualTime();
         }
