@@ -2,6 +2,7 @@
 // ksync::pipeline (portable) against the host reference on whatever backend Kokkos has: every stream
 // count, both issue orders, tail chunks, pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views;
 // the argument checks.
+#include "support/errors.hpp"
 #include "support/functors.hpp"
 
 #include <ksync/pipeline.hpp>
@@ -96,12 +97,7 @@ TEST(Pipeline, BadArgumentsThrowNamingThem) {
   const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);
   const Kokkos::View<float*, Kokkos::HostSpace> out("out", 100);
   const auto message = [&](std::size_t n, ksync::pipeline_config config) {
-    try {
-      ksync::pipeline(exec, in, out, n, TwiceAndOne{}, config);
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
+    return ksync::test::invalid_argument_message([&] { ksync::pipeline(exec, in, out, n, TwiceAndOne{}, config); });
   };
   EXPECT_NE(message(100, {.streams = 0}).find("config.streams = 0"), std::string::npos);
   EXPECT_NE(message(100, {.chunk_elements = 0}).find("config.chunk_elements = 0"), std::string::npos);

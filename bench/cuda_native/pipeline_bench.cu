@@ -27,18 +27,35 @@ using ksync::cuda::event;
 using ksync::cuda::pinned_buffer;
 using ksync::cuda::stream;
 
+// n input and n output floats on the host, pinned (cudaHostAlloc) or pageable (std::vector).
+class host_pair {
+ public:
+  host_pair(std::size_t n, bool pinned)
+      : pinned_in_(pinned ? n : 0),
+        pinned_out_(pinned ? n : 0),
+        pageable_in_(pinned ? 0 : n),
+        pageable_out_(pinned ? 0 : n),
+        pinned_(pinned) {}
+  [[nodiscard]] std::span<float> in() { return pinned_ ? pinned_in_.span() : std::span<float>(pageable_in_); }
+  [[nodiscard]] std::span<float> out() { return pinned_ ? pinned_out_.span() : std::span<float>(pageable_out_); }
+
+ private:
+  pinned_buffer<float> pinned_in_;
+  pinned_buffer<float> pinned_out_;
+  std::vector<float> pageable_in_;
+  std::vector<float> pageable_out_;
+  bool pinned_;
+};
+
 enum class copy_kind { h2d, d2h, both_ways };
 
 // One-way or both-ways copies of n floats between host memory and the device; a sample spans all of them.
 void time_copies(benchmark::State& state, copy_kind kind, bool pinned, bool smoke) {
   const std::int64_t n = ksync::bench::pipeline_elements(smoke);
   const auto bytes = static_cast<std::size_t>(n) * sizeof(float);
-  const pinned_buffer<float> pinned_in(pinned ? static_cast<std::size_t>(n) : 0);
-  const pinned_buffer<float> pinned_out(pinned ? static_cast<std::size_t>(n) : 0);
-  std::vector<float> pageable_in(pinned ? 0 : static_cast<std::size_t>(n), 1.0f);
-  std::vector<float> pageable_out(pinned ? 0 : static_cast<std::size_t>(n));
-  float* host_in = pinned ? pinned_in.data() : pageable_in.data();
-  float* host_out = pinned ? pinned_out.data() : pageable_out.data();
+  host_pair host(static_cast<std::size_t>(n), pinned);
+  float* host_in = host.in().data();
+  float* host_out = host.out().data();
   const ksync::cuda::device_buffer<float> device_in(static_cast<std::size_t>(n));
   const ksync::cuda::device_buffer<float> device_out(static_cast<std::size_t>(n));
   const stream up;
@@ -97,12 +114,9 @@ void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinne
   const std::int64_t streams = state.range(0);
   const std::int64_t chunk_kib = state.range(1);
   const auto count = static_cast<std::size_t>(n);
-  const pinned_buffer<float> pinned_in(pinned ? count : 0);
-  const pinned_buffer<float> pinned_out(pinned ? count : 0);
-  std::vector<float> pageable_in(pinned ? 0 : count);
-  std::vector<float> pageable_out(pinned ? 0 : count);
-  const std::span<float> in = pinned ? pinned_in.span() : std::span<float>(pageable_in);
-  const std::span<float> out = pinned ? pinned_out.span() : std::span<float>(pageable_out);
+  host_pair host(count, pinned);
+  const std::span<float> in = host.in();
+  const std::span<float> out = host.out();
   for (std::size_t i = 0; i < count; ++i)
     in[i] = static_cast<float>(i % 1024);
   ksync::pipeline_config config{.chunk_elements = static_cast<std::size_t>(chunk_kib) * 1024 / sizeof(float),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::jacobi: every native form against the host reference, bit for bit; the graph object; the
 // argument checks. (The portable forms, and the native ones through the bridge, are in tests/jacobi_test.cpp.)
+#include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 
@@ -94,14 +95,7 @@ TEST(JacobiGpu, AGraphReplaysItsPhasesAndBackToBackCallsContinue) {
 TEST(Jacobi, BadArgumentsThrowNamingThem) {
   float a = 0;
   float b = 0;
-  const auto message = [](auto&& call) {
-    try {
-      call();
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
-  };
+  const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
   const cudaStream_t stream = cudaStreamPerThread;
   const auto form = iteration_form::launch_per_phase;
   EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &b, -1, 1, form); }).find("n = -1"), std::string::npos);

@@ -2,6 +2,7 @@
 // ksync::cuda::pipeline and the owning stream, event and pinned-memory types: results against the host
 // reference for every stream count, both issue orders, tail chunks, pinned and pageable memory; the
 // argument checks (before any CUDA call, so they run without a GPU).
+#include "../../support/errors.hpp"
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
@@ -237,13 +238,10 @@ TEST(Pipeline, BadArgumentsThrowNamingThemBeforeAnyCudaCall) {
   std::vector<float> in(100);
   std::vector<float> out(100);
   const auto message = [&](std::size_t n, ksync::cuda::pipeline_config config, std::size_t out_size = 100) {
-    try {
+    return ksync::test::invalid_argument_message([&] {
       (void)ksync::cuda::pipeline(std::span<const float>(in), std::span<float>(out.data(), out_size), n, TwiceAndOne{},
                                   config);
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
+    });
   };
   EXPECT_NE(message(100, {.streams = 0}).find("config.streams = 0"), std::string::npos);
   EXPECT_NE(message(100, {.chunk_elements = 0}).find("config.chunk_elements = 0"), std::string::npos);

@@ -2,6 +2,7 @@
 // ksync::cuda::reduce, dot and transform_reduce (native) against a host reference, for every strategy,
 // operator, value type and tuning knob. Suites named *Gpu need a device and skip without one; the argument
 // checks run everywhere, since they fail before any CUDA call.
+#include "../../support/errors.hpp"
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
@@ -243,12 +244,8 @@ TEST(NativeReduceArguments, BlockingCallChecksDataBeforeAllocating) {
 TEST(NativeReduceArguments, PortableStrategiesAndBadTuningAreRejectedByName) {
   const double value = 1.0;
   const auto message_of = [&](reduce_strategy strategy, const ksync::cuda::reduce_tuning& tuning) {
-    try {
-      (void)ksync::cuda::reduce(nullptr, &value, 1, reduce_op::sum, strategy, tuning);
-    } catch (const std::invalid_argument& error) {
-      return std::string(error.what());
-    }
-    return std::string("no exception");
+    return ksync::test::invalid_argument_message(
+        [&] { (void)ksync::cuda::reduce(nullptr, &value, 1, reduce_op::sum, strategy, tuning); });
   };
   EXPECT_NE(message_of(reduce_strategy::team, {}).find("strategy = team is a portable (Kokkos) strategy"),
             std::string::npos);

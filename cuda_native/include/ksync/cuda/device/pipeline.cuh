@@ -234,9 +234,8 @@ class pipeline_plan {
 template <class T, class U, class F>
 pipeline_report pipeline(std::span<const T> host_in, std::span<U> host_out, std::size_t n, F f,
                          const pipeline_config& config = {}) {
-  detail::check_pipeline_config(n, config);
+  // The spans first: the plan allocates device memory once its configuration passes.
   detail::check_pipeline_buffers(host_in, host_out, n);
-  if (n == 0) return {};
   return pipeline_plan<T, U>(n, config).run(host_in, host_out, f);
 }
 
