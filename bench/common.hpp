@@ -206,6 +206,7 @@ void register_block_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
 void register_iteration_benchmarks(bool smoke);
 void register_pipeline_benchmarks(bool smoke);
+void register_node_benchmarks(bool smoke);         // native binary only
 void register_concurrency_benchmarks(bool smoke);  // native binary only
 
 }  // namespace ksync::bench

@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
-# Install and export: ksync::ksync always, ksync::cuda_native when built; a settings file that records which
+# Install and export: ksync::ksync always, ksync::cuda_native, ksync::mpi and ksync::cuda_mpi when built; a settings file that records which
 # parts were built, and a version file (SameMajorVersion).
 set(KSYNC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ksync")
 
 set(_ksync_targets ksync)
 if(KSYNC_HAS_CUDA_NATIVE)
   list(APPEND _ksync_targets cuda_native)
+endif()
+if(KSYNC_HAS_MPI)
+  list(APPEND _ksync_targets ksync_mpi)
+  if(KSYNC_HAS_CUDA_NATIVE)
+    list(APPEND _ksync_targets cuda_mpi)
+  endif()
 endif()
 install(TARGETS ${_ksync_targets} EXPORT ksyncTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   ksync::bench::register_iteration_benchmarks(smoke);
   ksync::bench::register_pipeline_benchmarks(smoke);
   ksync::bench::register_concurrency_benchmarks(smoke);
+  ksync::bench::register_node_benchmarks(smoke);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   ksync::bench::add_build_context();

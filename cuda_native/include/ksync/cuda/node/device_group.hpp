@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cuda::device_group — several GPUs of one node used together (seed 002's closing section): one
+// non-blocking stream per device, peer access enabled between every pair that supports it, and copies
+// between devices that go peer to peer (cudaMemcpyPeerAsync) where they can and are staged through pinned
+// host memory where they cannot. Which path a pair uses is decided once, when the group is made, and
+// reported by path(); peer_policy::staged forces the host path everywhere (to measure it, or to test it on
+// machines whose GPUs are peers).
+//
+// Ranks are positions in the group (0 .. size() - 1), devices are CUDA device ids. Peer access, once
+// enabled, stays enabled for the process (other groups may rely on it). A group is not thread-safe: one host
+// thread enqueues on it at a time.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/detail/stream.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace ksync::cuda {
+
+enum class peer_policy {
+  automatic,  // peer to peer where cudaDeviceCanAccessPeer says so, staged through the host elsewhere
+  staged      // always through pinned host memory
+};
+enum class copy_path { peer, staged_through_host };
+
+[[nodiscard]] constexpr std::string_view to_string(copy_path path) noexcept {
+  return path == copy_path::peer ? "peer" : "staged_through_host";
+}
+
+namespace detail {
+// Makes `device` current for a scope and restores the previous device after it (also on exceptions).
+class device_guard {
+ public:
+  explicit device_guard(int device) {
+    KSYNC_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (device != previous_) KSYNC_CUDA_CHECK(cudaSetDevice(device));
+  }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+  ~device_guard() { (void)cudaSetDevice(previous_); }
+
+ private:
+  int previous_ = 0;
+};
+
+struct nccl_state;  // NCCL communicators, made on first use (node/device_group.cpp)
+struct nccl_state_deleter {
+  void operator()(nccl_state* state) const noexcept;
+};
+}  // namespace detail
+
+class device_group {
+ public:
+  // Throws std::invalid_argument, naming the argument and its value, for an empty list, a device id outside
+  // [0, visible devices) or a device listed twice.
+  explicit device_group(std::vector<int> devices, peer_policy policy = peer_policy::automatic);
+  // The first `count` visible devices; "fewer GPUs than requested" is a std::invalid_argument that says how
+  // many are visible.
+  [[nodiscard]] static device_group first(int count, peer_policy policy = peer_policy::automatic);
+
+  device_group(device_group&&) noexcept;
+  device_group& operator=(device_group&&) noexcept;
+  ~device_group();
+
+  [[nodiscard]] int size() const noexcept { return static_cast<int>(devices_.size()); }
+  [[nodiscard]] int device(int rank) const;
+  [[nodiscard]] cudaStream_t stream(int rank) const;
+  [[nodiscard]] copy_path path(int from_rank, int to_rank) const;
+
+  // Asynchronous copy of `bytes` from src (memory of device(from_rank)) to dst (memory of device(to_rank)),
+  // ordered after the work already enqueued on both ranks' streams; work enqueued afterwards on either
+  // stream sees the copy complete. Returns the path it took.
+  copy_path copy(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes);
+
+  // Every stream waits for the work enqueued so far on stream(from_rank) (a fork).
+  void fork_from(int from_rank);
+  // stream(into_rank) waits for the work enqueued so far on every other stream (a join).
+  void join_into(int into_rank);
+  // Blocks the host until every stream is idle.
+  void synchronize() const;
+
+  // Device memory of device(rank) that the group's own collective operations use (reduce: one 8-byte slot
+  // per rank and one for the result); not for callers.
+  [[nodiscard]] void* scratch(int rank) const;
+  [[nodiscard]] detail::nccl_state& nccl() const;  // the group's NCCL communicators (throws without NCCL)
+
+ private:
+  struct staging_area;
+  void check_rank(const char* where, const char* name, int rank) const;
+  [[nodiscard]] std::size_t path_index(int from_rank, int to_rank) const noexcept;
+  void copy_staged(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes);
+
+  std::vector<int> devices_;
+  std::vector<copy_path> paths_;  // size() x size(), row = from
+  std::vector<ksync::cuda::stream> streams_;
+  std::vector<event> tails_;  // one per rank, re-recorded for every fork, join and copy
+  std::vector<std::unique_ptr<void, void (*)(void*)>> scratch_;
+  std::unique_ptr<staging_area> staging_;  // made on the first staged copy
+  mutable std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> nccl_;
+};
+
+// Whether this build of ksync can use NCCL (node reduce's combine::nccl, ksync::cuda::nccl_communicator).
+[[nodiscard]] bool has_nccl() noexcept;
+
+}  // namespace ksync::cuda

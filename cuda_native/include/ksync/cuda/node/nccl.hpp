@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// NCCL as ksync's engine between processes (one GPU per MPI rank) and as the vendor baseline between the
+// GPUs of one node. This header needs no nccl.h: ksync is built with NCCL when CMake finds it
+// (has_nccl() says whether it was); without it every call here throws std::invalid_argument saying so.
+//
+//   nccl_communicator::unique_id()       on one process; share the bytes with the others (ksync/cuda/node/
+//                                        mpi.hpp does it with MPI_Bcast);
+//   nccl_communicator(id, ranks, rank)   this process's member, on the current CUDA device;
+//   reduce(comm, stream, data, n, op, result)
+//                                        asynchronous, device-resident: ksync::cuda::reduce of this rank's n
+//                                        elements into result, then an NCCL all-reduce of result in place on
+//                                        the same stream, so every rank's result holds the global value.
+#pragma once
+
+#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/node/device_group.hpp>
+#include <ksync/types.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace ksync::cuda {
+
+class nccl_communicator {
+ public:
+  using id_bytes = std::array<char, 128>;  // NCCL_UNIQUE_ID_BYTES
+  [[nodiscard]] static id_bytes unique_id();
+  // Collective over the `ranks` processes: each passes the same id and its own rank in [0, ranks).
+  nccl_communicator(const id_bytes& id, int ranks, int rank);
+  nccl_communicator(nccl_communicator&&) noexcept;
+  nccl_communicator& operator=(nccl_communicator&&) noexcept;
+  ~nccl_communicator();
+
+  [[nodiscard]] int ranks() const noexcept { return ranks_; }
+  [[nodiscard]] int rank() const noexcept { return rank_; }
+  [[nodiscard]] void* native_handle() const noexcept;  // the ncclComm_t
+
+ private:
+  std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> state_;
+  int ranks_ = 0;
+  int rank_ = 0;
+};
+
+namespace detail {
+// NCCL all-reduce of one value per rank, in place, on each rank's stream of the group.
+template <class T>
+void nccl_all_reduce_in_place(device_group& group, std::span<T* const> buffers, reduce_op op);
+template <class T>
+void nccl_all_reduce_in_place(const nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
+                              reduce_op op);
+}  // namespace detail
+
+template <class T>
+void reduce(const nccl_communicator& comm, cudaStream_t stream, const T* data, std::size_t n, reduce_op op, T* result);
+
+}  // namespace ksync::cuda

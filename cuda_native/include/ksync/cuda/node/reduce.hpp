@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A reduction across the GPUs of a device_group: each GPU reduces its own part of a distributed_buffer with
+// ksync::cuda::reduce, then the partial results are combined, either
+//   node_combine::peer_gather  ksync's own: the partials are copied to rank 0 (peer to peer, or staged
+//                              through the host where the group says so), reduced there, and the result is
+//                              copied back out to every rank that asked for it; or
+//   node_combine::nccl         an NCCL all-reduce of the partials (builds with NCCL only; has_nccl()).
+// Both leave the same value on every rank that asked for it; the benchmarks compare them
+// (bench/cuda_native/node_bench.cu).
+//
+//   reduce(group, data, op, combine, results)   asynchronous: results[r] (device memory of group.device(r),
+//                                               or nullptr where rank r needs no copy) is written on
+//                                               group.stream(r); nothing waits;
+//   reduce(group, data[, op[, combine]])        blocking: the value as a host scalar, once every stream of
+//                                               the group is idle.
+#pragma once
+
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/node/device_group.hpp>
+#include <ksync/types.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ksync::cuda {
+
+enum class node_combine { peer_gather, nccl };
+
+[[nodiscard]] constexpr std::string_view to_string(node_combine combine) noexcept {
+  return combine == node_combine::peer_gather ? "peer_gather" : "nccl";
+}
+
+// n elements of T cut into one contiguous part per rank of a group (sizes differ by at most one), each part
+// in its device's memory. Owns the memory; move-only.
+template <class T>
+class distributed_buffer {
+  static_assert(is_value_type_v<T>, "ksync::cuda::distributed_buffer holds int32, int64, float or double");
+
+ public:
+  distributed_buffer(const device_group& group, std::size_t n);
+  distributed_buffer(distributed_buffer&&) noexcept = default;
+  distributed_buffer& operator=(distributed_buffer&&) noexcept = default;
+  distributed_buffer(const distributed_buffer&) = delete;
+  distributed_buffer& operator=(const distributed_buffer&) = delete;
+  ~distributed_buffer();
+
+  [[nodiscard]] std::size_t size() const noexcept { return offsets_.back(); }
+  [[nodiscard]] int parts() const noexcept { return static_cast<int>(parts_.size()); }
+  [[nodiscard]] T* part(int rank) const;
+  [[nodiscard]] std::size_t part_size(int rank) const;
+  [[nodiscard]] std::size_t part_offset(int rank) const;
+
+  // Blocking copies between the host and every part: host.size() must equal size().
+  void scatter_from(std::span<const T> host);
+  void gather_to(std::span<T> host) const;
+
+ private:
+  std::vector<int> devices_;
+  std::vector<T*> parts_;
+  std::vector<std::size_t> offsets_;  // parts() + 1 entries
+};
+
+template <class T>
+void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, node_combine combine,
+            std::span<T* const> results);
+
+template <class T>
+[[nodiscard]] T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op = reduce_op::sum,
+                       node_combine combine = node_combine::peer_gather);
+
+}  // namespace ksync::cuda

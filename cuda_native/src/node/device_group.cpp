@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/node/device_group.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <utility>
+
+namespace ksync::cuda {
+
+// A staged copy goes through two pinned buffers so the device-to-host copy of chunk k + 1 overlaps the
+// host-to-device copy of chunk k. Events order the two streams: `full[slot]` (on the source device) says a
+// chunk has landed in the buffer, `drained[slot]` (on the destination device) says it has been read out.
+struct device_group::staging_area {
+  static constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
+  struct link {
+    pinned_buffer<std::byte> buffer{2 * chunk_bytes};
+    std::array<std::unique_ptr<event>, 2> full;
+    std::array<std::unique_ptr<event>, 2> drained;
+  };
+  std::map<std::pair<int, int>, link> links;  // (from rank, to rank)
+};
+
+namespace {
+void free_device_memory(void* data) {
+  (void)cudaFree(data);
+}
+constexpr std::size_t scratch_slot_bytes = 8;  // one value of the widest supported type
+}  // namespace
+
+device_group::device_group(std::vector<int> devices, peer_policy policy) : devices_(std::move(devices)) {
+  const char* where = "ksync::cuda::device_group";
+  detail::check_argument(!devices_.empty(), where, "devices is empty: a group needs at least one GPU");
+  const int visible = visible_device_count();
+  for (std::size_t r = 0; r < devices_.size(); ++r) {
+    detail::check_argument(devices_[r] >= 0 && devices_[r] < visible, where, "devices[", r, "] = ", devices_[r],
+                           " but ", visible, " GPU(s) are visible (ids 0 .. ", visible - 1, ")");
+    detail::check_argument(std::count(devices_.begin(), devices_.end(), devices_[r]) == 1, where, "devices[", r,
+                           "] = ", devices_[r], " is listed more than once");
+  }
+  const int count = size();
+  paths_.assign(static_cast<std::size_t>(count) * static_cast<std::size_t>(count), copy_path::staged_through_host);
+  for (int from = 0; from < count; ++from) {
+    const detail::device_guard on(devices_[from]);
+    streams_.emplace_back();
+    tails_.emplace_back(cudaEventDisableTiming);
+    void* slots = nullptr;
+    KSYNC_CUDA_CHECK(cudaMalloc(&slots, scratch_slot_bytes * static_cast<std::size_t>(count + 1)));
+    scratch_.emplace_back(slots, free_device_memory);
+    for (int to = 0; to < count; ++to) {
+      int can_access = 0;
+      if (from != to && policy == peer_policy::automatic)
+        KSYNC_CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, devices_[from], devices_[to]));
+      if (from == to || can_access == 0) continue;
+      // Lets kernels and copies on `from` reach `to`'s memory; enabling twice is not an error here.
+      const cudaError_t status = cudaDeviceEnablePeerAccess(devices_[to], 0);
+      if (status == cudaErrorPeerAccessAlreadyEnabled) {
+        (void)cudaGetLastError();
+      } else {
+        KSYNC_CUDA_CHECK(status);
+      }
+      paths_[path_index(from, to)] = copy_path::peer;
+    }
+    paths_[path_index(from, from)] = copy_path::peer;  // a copy within one device
+  }
+}
+
+std::size_t device_group::path_index(int from_rank, int to_rank) const noexcept {
+  return static_cast<std::size_t>(from_rank) * devices_.size() + static_cast<std::size_t>(to_rank);
+}
+
+device_group device_group::first(int count, peer_policy policy) {
+  const int visible = visible_device_count();
+  detail::check_argument(count >= 1 && count <= visible, "ksync::cuda::device_group::first", "count = ", count,
+                         " GPU(s) requested but ", visible, " visible to this process");
+  std::vector<int> devices(static_cast<std::size_t>(count));
+  for (int r = 0; r < count; ++r)
+    devices[static_cast<std::size_t>(r)] = r;
+  return device_group(std::move(devices), policy);
+}
+
+device_group::device_group(device_group&&) noexcept = default;
+device_group& device_group::operator=(device_group&&) noexcept = default;
+device_group::~device_group() = default;
+
+void device_group::check_rank(const char* where, const char* name, int rank) const {
+  detail::check_argument(rank >= 0 && rank < size(), where, name, " = ", rank, " but the group has ", size(),
+                         " rank(s)");
+}
+
+int device_group::device(int rank) const {
+  check_rank("ksync::cuda::device_group::device", "rank", rank);
+  return devices_[static_cast<std::size_t>(rank)];
+}
+
+cudaStream_t device_group::stream(int rank) const {
+  check_rank("ksync::cuda::device_group::stream", "rank", rank);
+  return streams_[static_cast<std::size_t>(rank)].get();
+}
+
+copy_path device_group::path(int from_rank, int to_rank) const {
+  check_rank("ksync::cuda::device_group::path", "from_rank", from_rank);
+  check_rank("ksync::cuda::device_group::path", "to_rank", to_rank);
+  return paths_[path_index(from_rank, to_rank)];
+}
+
+void* device_group::scratch(int rank) const {
+  check_rank("ksync::cuda::device_group::scratch", "rank", rank);
+  return scratch_[static_cast<std::size_t>(rank)].get();
+}
+
+void device_group::fork_from(int from_rank) {
+  check_rank("ksync::cuda::device_group::fork_from", "from_rank", from_rank);
+  const auto from = static_cast<std::size_t>(from_rank);
+  tails_[from].record(streams_[from].get());
+  for (std::size_t r = 0; r < streams_.size(); ++r)
+    if (r != from) tails_[from].make_wait(streams_[r].get());
+}
+
+void device_group::join_into(int into_rank) {
+  check_rank("ksync::cuda::device_group::join_into", "into_rank", into_rank);
+  const auto into = static_cast<std::size_t>(into_rank);
+  for (std::size_t r = 0; r < streams_.size(); ++r) {
+    if (r == into) continue;
+    tails_[r].record(streams_[r].get());
+    tails_[r].make_wait(streams_[into].get());
+  }
+}
+
+void device_group::synchronize() const {
+  for (const auto& s : streams_)
+    s.synchronize();
+}
+
+copy_path device_group::copy(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes) {
+  const char* where = "ksync::cuda::device_group::copy";
+  check_rank(where, "to_rank", to_rank);
+  check_rank(where, "from_rank", from_rank);
+  detail::check_argument(bytes == 0 || (dst != nullptr && src != nullptr), where, "dst = ", dst, " and src = ", src,
+                         " for ", bytes, " bytes");
+  const copy_path taken = path(from_rank, to_rank);
+  if (bytes == 0) return taken;
+  const auto from = static_cast<std::size_t>(from_rank);
+  const auto to = static_cast<std::size_t>(to_rank);
+  if (taken == copy_path::staged_through_host) {
+    copy_staged(to_rank, dst, from_rank, src, bytes);
+    return taken;
+  }
+  // The copy runs on the source's stream, after the destination's earlier work (which may still read dst).
+  if (from != to) {
+    tails_[to].record(streams_[to].get());
+    tails_[to].make_wait(streams_[from].get());
+  }
+  {
+    const detail::device_guard on(devices_[from]);
+    KSYNC_CUDA_CHECK(cudaMemcpyPeerAsync(dst, devices_[to], src, devices_[from], bytes, streams_[from].get()));
+  }
+  if (from != to) {
+    tails_[from].record(streams_[from].get());
+    tails_[from].make_wait(streams_[to].get());
+  }
+  return taken;
+}
+
+void device_group::copy_staged(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes) {
+  if (!staging_) staging_ = std::make_unique<staging_area>();
+  auto [found, added] = staging_->links.try_emplace({from_rank, to_rank});
+  auto& link = found->second;
+  const auto from = static_cast<std::size_t>(from_rank);
+  const auto to = static_cast<std::size_t>(to_rank);
+  if (added) {
+    for (std::size_t slot = 0; slot < 2; ++slot) {
+      {
+        const detail::device_guard on(devices_[from]);
+        link.full[slot] = std::make_unique<event>(cudaEventDisableTiming);
+      }
+      const detail::device_guard on(devices_[to]);
+      link.drained[slot] = std::make_unique<event>(cudaEventDisableTiming);
+      link.drained[slot]->record(streams_[to].get());  // both buffers start free
+    }
+  }
+  const auto* source = static_cast<const std::byte*>(src);
+  auto* target = static_cast<std::byte*>(dst);
+  constexpr std::size_t chunk = staging_area::chunk_bytes;
+  for (std::size_t offset = 0, k = 0; offset < bytes; offset += chunk, ++k) {
+    const std::size_t slot = k % 2;
+    const std::size_t count = std::min(chunk, bytes - offset);
+    std::byte* buffer = link.buffer.data() + slot * chunk;
+    link.drained[slot]->make_wait(streams_[from].get());  // the buffer's previous chunk has been read out
+    {
+      const detail::device_guard on(devices_[from]);
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(buffer, source + offset, count, cudaMemcpyDeviceToHost, streams_[from].get()));
+      link.full[slot]->record(streams_[from].get());
+    }
+    link.full[slot]->make_wait(streams_[to].get());
+    const detail::device_guard on(devices_[to]);
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(target + offset, buffer, count, cudaMemcpyHostToDevice, streams_[to].get()));
+    link.drained[slot]->record(streams_[to].get());
+  }
+  // Symmetry with the peer path: later work on the source's stream also sees the copy complete.
+  tails_[to].record(streams_[to].get());
+  tails_[to].make_wait(streams_[from].get());
+}
+
+}  // namespace ksync::cuda

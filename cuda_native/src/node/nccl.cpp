@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/node/nccl.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#if KSYNC_HAS_NCCL
+#include <nccl.h>
+#endif
+
+namespace ksync::cuda {
+namespace detail {
+
+#if KSYNC_HAS_NCCL
+struct nccl_state {
+  std::vector<ncclComm_t> comms;  // one per device of a group, or this process's one
+  ~nccl_state() {
+    for (ncclComm_t comm : comms)
+      (void)ncclCommDestroy(comm);
+  }
+};
+
+namespace {
+void check_nccl(ncclResult_t status, const char* call, const char* file, int line) {
+  if (status == ncclSuccess) return;
+  std::ostringstream message;
+  message << call << " failed: " << ncclGetErrorString(status) << " at " << file << ':' << line;
+  throw std::runtime_error(message.str());
+}
+#define KSYNC_NCCL_CHECK(call) ::ksync::cuda::detail::check_nccl((call), #call, __FILE__, __LINE__)
+
+ncclRedOp_t nccl_op(reduce_op op) {
+  switch (op) {
+    case reduce_op::sum:
+      return ncclSum;
+    case reduce_op::min:
+      return ncclMin;
+    case reduce_op::max:
+      return ncclMax;
+  }
+  return ncclSum;
+}
+
+template <class T>
+ncclDataType_t nccl_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return ncclInt32;
+  if constexpr (std::is_same_v<T, std::int64_t>) return ncclInt64;
+  if constexpr (std::is_same_v<T, float>) return ncclFloat32;
+  return ncclFloat64;
+}
+}  // namespace
+#else
+struct nccl_state {};
+[[noreturn]] void no_nccl(const char* where) {
+  throw std::invalid_argument(std::string(where) +
+                              ": this build of ksync has no NCCL (CMake did not find nccl.h and libnccl)");
+}
+#endif
+
+void nccl_state_deleter::operator()(nccl_state* state) const noexcept {
+  delete state;
+}
+
+template <class T>
+void nccl_all_reduce_in_place(device_group& group, std::span<T* const> buffers, reduce_op op) {
+#if KSYNC_HAS_NCCL
+  auto& comms = group.nccl().comms;
+  KSYNC_NCCL_CHECK(ncclGroupStart());
+  for (int r = 0; r < group.size(); ++r)
+    KSYNC_NCCL_CHECK(ncclAllReduce(buffers[static_cast<std::size_t>(r)], buffers[static_cast<std::size_t>(r)], 1,
+                                   nccl_type<T>(), nccl_op(op), comms[static_cast<std::size_t>(r)], group.stream(r)));
+  KSYNC_NCCL_CHECK(ncclGroupEnd());
+#else
+  (void)group, (void)buffers, (void)op;
+  no_nccl("ksync::cuda::reduce (node_combine::nccl)");
+#endif
+}
+
+template <class T>
+void nccl_all_reduce_in_place(const nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
+                              reduce_op op) {
+#if KSYNC_HAS_NCCL
+  KSYNC_NCCL_CHECK(ncclAllReduce(data, data, count, nccl_type<T>(), nccl_op(op),
+                                 static_cast<ncclComm_t>(comm.native_handle()), stream));
+#else
+  (void)comm, (void)stream, (void)data, (void)count, (void)op;
+  no_nccl("ksync::cuda::reduce (nccl_communicator)");
+#endif
+}
+
+}  // namespace detail
+
+bool has_nccl() noexcept {
+  return KSYNC_HAS_NCCL != 0;
+}
+
+detail::nccl_state& device_group::nccl() const {
+#if KSYNC_HAS_NCCL
+  if (!nccl_) {
+    auto state = std::make_unique<detail::nccl_state>();
+    state->comms.resize(devices_.size());
+    KSYNC_NCCL_CHECK(ncclCommInitAll(state->comms.data(), size(), devices_.data()));
+    nccl_.reset(state.release());
+  }
+  return *nccl_;
+#else
+  detail::no_nccl("ksync::cuda::device_group::nccl");
+#endif
+}
+
+nccl_communicator::id_bytes nccl_communicator::unique_id() {
+  id_bytes bytes{};
+#if KSYNC_HAS_NCCL
+  ncclUniqueId id;
+  KSYNC_NCCL_CHECK(ncclGetUniqueId(&id));
+  static_assert(sizeof(id) == sizeof(bytes), "NCCL_UNIQUE_ID_BYTES is no longer 128");
+  std::memcpy(bytes.data(), &id, sizeof(id));
+#else
+  detail::no_nccl("ksync::cuda::nccl_communicator::unique_id");
+#endif
+  return bytes;
+}
+
+nccl_communicator::nccl_communicator(const id_bytes& id, int ranks, int rank) : ranks_(ranks), rank_(rank) {
+  detail::check_argument(ranks >= 1 && rank >= 0 && rank < ranks, "ksync::cuda::nccl_communicator", "rank = ", rank,
+                         " and ranks = ", ranks, ": need 0 <= rank < ranks");
+#if KSYNC_HAS_NCCL
+  ncclUniqueId unique;
+  std::memcpy(&unique, id.data(), sizeof(unique));
+  auto state = std::make_unique<detail::nccl_state>();
+  state->comms.resize(1);
+  KSYNC_NCCL_CHECK(ncclCommInitRank(state->comms.data(), ranks, unique, rank));
+  state_.reset(state.release());
+#else
+  (void)id;
+  detail::no_nccl("ksync::cuda::nccl_communicator");
+#endif
+}
+
+nccl_communicator::nccl_communicator(nccl_communicator&&) noexcept = default;
+nccl_communicator& nccl_communicator::operator=(nccl_communicator&&) noexcept = default;
+nccl_communicator::~nccl_communicator() = default;
+
+void* nccl_communicator::native_handle() const noexcept {
+#if KSYNC_HAS_NCCL
+  return state_ ? static_cast<void*>(state_->comms.front()) : nullptr;
+#else
+  return nullptr;
+#endif
+}
+
+template <class T>
+void reduce(const nccl_communicator& comm, cudaStream_t stream, const T* data, std::size_t n, reduce_op op, T* result) {
+  detail::check_argument(result != nullptr, "ksync::cuda::reduce (nccl_communicator)", "result is null");
+  reduce(stream, data, n, op, reduce_strategy::automatic, result);
+  detail::nccl_all_reduce_in_place(comm, stream, result, 1, op);
+}
+
+// NOLINTBEGIN(bugprone-macro-parentheses): T names a type in template arguments, where parentheses cannot go
+#define KSYNC_NCCL_INSTANTIATE(T)                                                                            \
+  template void detail::nccl_all_reduce_in_place<T>(device_group&, std::span<T* const>, reduce_op);          \
+  template void detail::nccl_all_reduce_in_place<T>(const nccl_communicator&, cudaStream_t, T*, std::size_t, \
+                                                    reduce_op);                                              \
+  template void reduce<T>(const nccl_communicator&, cudaStream_t, const T*, std::size_t, reduce_op, T*);
+KSYNC_NCCL_INSTANTIATE(std::int32_t)
+KSYNC_NCCL_INSTANTIATE(std::int64_t)
+KSYNC_NCCL_INSTANTIATE(float)
+KSYNC_NCCL_INSTANTIATE(double)
+#undef KSYNC_NCCL_INSTANTIATE
+// NOLINTEND(bugprone-macro-parentheses)
+
+}  // namespace ksync::cuda

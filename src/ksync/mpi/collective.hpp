@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Errors that every rank sees. A check that fails on one rank must not leave the others waiting in a
+// collective that rank will never join: check_collectively is itself a collective — every rank calls it, and
+// when any rank's check failed every rank throws ksync::mpi::collective_error carrying the message of the
+// lowest failing rank. Needs only <mpi.h> (no Kokkos), so both halves of ksync use it.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ksync::mpi {
+
+class collective_error : public std::runtime_error {
+ public:
+  collective_error(int failing_rank, const std::string& message)
+      : std::runtime_error(message), failing_rank_(failing_rank) {}
+  [[nodiscard]] int failing_rank() const noexcept { return failing_rank_; }
+
+ private:
+  int failing_rank_;
+};
+
+namespace detail {
+[[noreturn]] inline void throw_mpi_error(int code, const char* call, const char* file, int line) {
+  std::array<char, MPI_MAX_ERROR_STRING> text{};
+  int length = 0;
+  MPI_Error_string(code, text.data(), &length);
+  std::ostringstream message;
+  message << call << " failed: " << std::string(text.data(), static_cast<std::size_t>(length)) << " at " << file << ':'
+          << line;
+  throw std::runtime_error(message.str());
+}
+}  // namespace detail
+
+// Checks an MPI call (for communicators whose error handler returns errors; MPI's default aborts instead).
+#define KSYNC_MPI_CHECK(call)                                                                    \
+  do {                                                                                           \
+    const int ksync_mpi_check_status_ = (call);                                                  \
+    if (ksync_mpi_check_status_ != MPI_SUCCESS)                                                  \
+      ::ksync::mpi::detail::throw_mpi_error(ksync_mpi_check_status_, #call, __FILE__, __LINE__); \
+  } while (false)
+
+[[nodiscard]] inline int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  KSYNC_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  return rank;
+}
+[[nodiscard]] inline int size_of(MPI_Comm comm) {
+  int size = 0;
+  KSYNC_MPI_CHECK(MPI_Comm_size(comm, &size));
+  return size;
+}
+
+// Collective: every rank of comm calls it with its own verdict. Returns when every rank is fine; otherwise
+// every rank throws collective_error("<where>: rank <r> of <size>: <problem of rank r>") for the lowest
+// failing rank r (problems are cut at 480 characters).
+inline void check_collectively(MPI_Comm comm, bool ok, const std::string& where, const std::string& problem) {
+  const int rank = rank_of(comm);
+  const int mine = ok ? INT_MAX : rank;
+  int failing = INT_MAX;
+  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &failing, 1, MPI_INT, MPI_MIN, comm));
+  if (failing == INT_MAX) return;
+  std::array<char, 481> text{};
+  if (rank == failing) std::memcpy(text.data(), problem.data(), std::min(problem.size(), text.size() - 1));
+  KSYNC_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, failing, comm));
+  std::ostringstream message;
+  message << where << ": rank " << failing << " of " << size_of(comm) << ": " << text.data();
+  throw collective_error(failing, message.str());
+}
+
+// Node-local rank: this process's position among the ranks of comm that share its node.
+[[nodiscard]] inline int local_rank(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  KSYNC_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_of(comm), MPI_INFO_NULL, &node));
+  int rank = 0;
+  const int status = MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  KSYNC_MPI_CHECK(status);
+  return rank;
+}
+
+}  // namespace ksync::mpi

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Several GPUs of one node: device_group (peer and staged copies), the reduction across GPUs by both combines
+// and the pipeline split across GPUs, against host references. Tests that need two GPUs skip (reported as
+// skipped) on machines with fewer; the argument checks run anywhere, GPU or not.
+#include "../../support/errors.hpp"
+#include "../../support/functors.hpp"
+#include "../../support/gpu.hpp"
+
+#include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/node/device_group.hpp>
+#include <ksync/cuda/node/pipeline.cuh>
+#include <ksync/cuda/node/reduce.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::reduce_op;
+using ksync::cuda::copy_path;
+using ksync::cuda::device_group;
+using ksync::cuda::distributed_buffer;
+using ksync::cuda::node_combine;
+using ksync::cuda::peer_policy;
+
+#define KSYNC_REQUIRE_GPUS(count)                                                                              \
+  do {                                                                                                         \
+    if (ksync::cuda::visible_device_count() < (count)) {                                                       \
+      GTEST_SKIP() << "ksync-skip: needs " << (count) << " CUDA GPUs; " << ksync::cuda::visible_device_count() \
+                   << " visible";                                                                              \
+    }                                                                                                          \
+  } while (false)
+
+TEST(DeviceGroupArguments, FewerGpusThanRequestedIsAClearError) {
+  const int visible = ksync::cuda::visible_device_count();
+  const std::string message = ksync::test::invalid_argument_message([&] { (void)device_group::first(visible + 1); });
+  EXPECT_NE(message.find("count = " + std::to_string(visible + 1)), std::string::npos) << message;
+  EXPECT_NE(message.find(std::to_string(visible) + " visible"), std::string::npos) << message;
+}
+
+TEST(DeviceGroupArguments, BadDeviceListsAreRefused) {
+  const int visible = ksync::cuda::visible_device_count();
+  EXPECT_NE(ksync::test::invalid_argument_message([] { (void)device_group(std::vector<int>{}); }).find("empty"),
+            std::string::npos);
+  const std::string outside = ksync::test::invalid_argument_message([&] { (void)device_group({visible}); });
+  EXPECT_NE(outside.find("devices[0] = " + std::to_string(visible)), std::string::npos) << outside;
+  if (visible >= 1) {
+    const std::string twice = ksync::test::invalid_argument_message([] { (void)device_group({0, 0}); });
+    EXPECT_NE(twice.find("more than once"), std::string::npos) << twice;
+  }
+}
+
+TEST(NodeGpu, CopiesBetweenGpusByBothPathsArriveWhole) {
+  KSYNC_REQUIRE_GPUS(2);
+  for (const auto policy : {peer_policy::automatic, peer_policy::staged}) {
+    device_group group = device_group::first(2, policy);
+    if (policy == peer_policy::staged) {
+      EXPECT_EQ(group.path(0, 1), copy_path::staged_through_host);
+    }
+    // 9 MiB + 12 bytes: more than two staging chunks, and a short last one.
+    const std::size_t n = (std::size_t{9} << 18) + 3;
+    std::vector<float> host(n);
+    std::iota(host.begin(), host.end(), 0.5f);
+    distributed_buffer<float> a(group, 2 * n);  // part 0 on GPU 0, part 1 on GPU 1, n elements each
+    std::vector<float> both(host);
+    both.insert(both.end(), n, -1.0f);
+    a.scatter_from(both);
+    (void)group.copy(1, a.part(1), 0, a.part(0), n * sizeof(float));  // GPU 0 -> GPU 1
+    group.synchronize();
+    std::vector<float> back(2 * n);
+    a.gather_to(back);
+    EXPECT_TRUE(std::equal(host.begin(), host.end(), back.begin() + static_cast<std::ptrdiff_t>(n)))
+        << "path " << ksync::cuda::to_string(group.path(0, 1));
+  }
+}
+
+template <class T>
+T host_fold(const std::vector<T>& values, reduce_op op) {
+  T result = op == reduce_op::sum ? T{0} : values.front();
+  for (const T v : values)
+    result = op == reduce_op::sum ? result + v : op == reduce_op::min ? std::min(result, v) : std::max(result, v);
+  return result;
+}
+
+TEST(NodeGpu, ReduceAcrossGpusMatchesTheReferenceForEveryCombine) {
+  KSYNC_REQUIRE_GPUS(1);
+  const int gpus = std::min(2, ksync::cuda::visible_device_count());
+  for (const int count : {1, gpus}) {
+    for (const auto policy : {peer_policy::automatic, peer_policy::staged}) {
+      device_group group = device_group::first(count, policy);
+      for (const std::size_t n : {std::size_t{1}, std::size_t{1001}, std::size_t{3} << 20}) {
+        std::vector<std::int64_t> host(n);
+        for (std::size_t i = 0; i < n; ++i)
+          host[i] = static_cast<std::int64_t>((i * 7919) % 100'003) - 50'000;
+        distributed_buffer<std::int64_t> data(group, n);
+        data.scatter_from(host);
+        for (const auto combine : {node_combine::peer_gather, node_combine::nccl}) {
+          if (combine == node_combine::nccl && !ksync::cuda::has_nccl()) continue;
+          for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
+            SCOPED_TRACE(std::to_string(count) + " GPU(s), n = " + std::to_string(n) + ", " +
+                         std::string(ksync::cuda::to_string(combine)) + ", " + std::string(ksync::to_string(op)));
+            EXPECT_EQ(ksync::cuda::reduce(group, data, op, combine), host_fold(host, op));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(NodeGpu, AsynchronousReduceLeavesTheValueOnEveryGpu) {
+  KSYNC_REQUIRE_GPUS(2);
+  device_group group = device_group::first(2);
+  const std::size_t n = 1 << 22;
+  std::vector<double> host(n, 0.25);
+  distributed_buffer<double> data(group, n);
+  data.scatter_from(host);
+  distributed_buffer<double> results(group, 2);  // one value on each GPU
+  for (const auto combine : {node_combine::peer_gather, node_combine::nccl}) {
+    if (combine == node_combine::nccl && !ksync::cuda::has_nccl()) continue;
+    const std::vector<double*> targets{results.part(0), results.part(1)};
+    ksync::cuda::reduce(group, data, reduce_op::sum, combine, std::span<double* const>(targets));
+    group.synchronize();
+    std::vector<double> values(2);
+    results.gather_to(values);
+    EXPECT_EQ(values, std::vector<double>(2, 0.25 * n)) << ksync::cuda::to_string(combine);
+  }
+}
+
+TEST(NodeGpu, PipelineSplitAcrossGpusGivesTheReference) {
+  KSYNC_REQUIRE_GPUS(1);
+  const int gpus = std::min(2, ksync::cuda::visible_device_count());
+  const device_group group = device_group::first(gpus);
+  const std::size_t n = (std::size_t{5} << 20) + 7;
+  ksync::cuda::pinned_buffer<float> in(n);
+  ksync::cuda::pinned_buffer<float> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+    in.data()[i] = static_cast<float>(i % 4096) - 7.0f;
+  ksync::cuda::node_pipeline_plan<float> plan(group, n, {.chunk_elements = std::size_t{1} << 18, .streams = 4});
+  for (int repeat = 0; repeat < 2; ++repeat) {  // a plan runs again
+    std::fill_n(out.data(), n, -1.0f);
+    const auto report = plan.run(std::span<const float>(in.span()), out.span(), ksync::test::TwiceAndOne{});
+    ASSERT_EQ(report.devices.size(), static_cast<std::size_t>(gpus));
+    for (const auto& device : report.devices)
+      EXPECT_TRUE(device.pinned_input && device.pinned_output);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += out.data()[i] != ksync::test::TwiceAndOne{}(in.data()[i]) ? 1 : 0;
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
+TEST(NodeGpu, MismatchedArgumentsAreClearErrors) {
+  KSYNC_REQUIRE_GPUS(1);
+  device_group group = device_group::first(1);
+  distributed_buffer<float> data(group, 10);
+  const std::vector<float> wrong(11);
+  const std::string scatter = ksync::test::invalid_argument_message([&] { data.scatter_from(wrong); });
+  EXPECT_NE(scatter.find("host.size() = 11"), std::string::npos) << scatter;
+  const std::vector<float*> results(2, nullptr);
+  const std::string reduce = ksync::test::invalid_argument_message([&] {
+    ksync::cuda::reduce(group, data, reduce_op::sum, node_combine::peer_gather, std::span<float* const>(results));
+  });
+  EXPECT_NE(reduce.find("results.size() = 2"), std::string::npos) << reduce;
+  const std::string rank = ksync::test::invalid_argument_message([&] { (void)group.stream(1); });
+  EXPECT_NE(rank.find("rank = 1"), std::string::npos) << rank;
+}
+
+}  // namespace
