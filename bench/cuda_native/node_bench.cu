@@ -45,10 +45,14 @@ void time_peer_copy(benchmark::State& state, peer_policy policy, direction way) 
   const std::size_t words = bytes / sizeof(std::int32_t);     // every size here is a multiple of 4
   distributed_buffer<std::int32_t> source(group, 2 * words);  // `bytes` on each GPU
   distributed_buffer<std::int32_t> target(group, 2 * words);
+  std::vector<ksync::cuda::copy_request> copies;  // both ways: one call, so the two directions overlap
+  if (way != direction::one_to_zero)
+    copies.push_back({.to_rank = 1, .dst = target.part(1), .from_rank = 0, .src = source.part(0), .bytes = bytes});
+  if (way != direction::zero_to_one)
+    copies.push_back({.to_rank = 0, .dst = target.part(0), .from_rank = 1, .src = source.part(1), .bytes = bytes});
   const auto run = [&] {
     group.fork_from(0);
-    if (way != direction::one_to_zero) (void)group.copy(1, target.part(1), 0, source.part(0), bytes);
-    if (way != direction::zero_to_one) (void)group.copy(0, target.part(0), 1, source.part(1), bytes);
+    group.copy(copies);
     group.join_into(0);
   };
   const auto moved = static_cast<std::int64_t>(way == direction::both ? 2 * bytes : bytes);

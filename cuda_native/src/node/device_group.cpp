@@ -18,6 +18,7 @@ struct device_group::staging_area {
     pinned_buffer<std::byte> buffer{2 * chunk_bytes};
     std::array<std::unique_ptr<event>, 2> full;
     std::array<std::unique_ptr<event>, 2> drained;
+    std::size_t next_slot = 0;  // the buffer the link's next chunk goes through
   };
   std::map<std::pair<int, int>, link> links;  // (from rank, to rank)
 };
@@ -134,73 +135,104 @@ void device_group::synchronize() const {
 }
 
 copy_path device_group::copy(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes) {
-  const char* where = "ksync::cuda::device_group::copy";
-  check_rank(where, "to_rank", to_rank);
-  check_rank(where, "from_rank", from_rank);
-  detail::check_argument(bytes == 0 || (dst != nullptr && src != nullptr), where, "dst = ", dst, " and src = ", src,
-                         " for ", bytes, " bytes");
-  const copy_path taken = path(from_rank, to_rank);
-  if (bytes == 0) return taken;
-  const auto from = static_cast<std::size_t>(from_rank);
-  const auto to = static_cast<std::size_t>(to_rank);
-  if (taken == copy_path::staged_through_host) {
-    copy_staged(to_rank, dst, from_rank, src, bytes);
-    return taken;
-  }
-  // The copy runs on the source's stream, after the destination's earlier work (which may still read dst).
-  if (from != to) {
-    tails_[to].record(streams_[to].get());
-    tails_[to].make_wait(streams_[from].get());
-  }
-  {
-    const detail::device_guard on(devices_[from]);
-    KSYNC_CUDA_CHECK(cudaMemcpyPeerAsync(dst, devices_[to], src, devices_[from], bytes, streams_[from].get()));
-  }
-  if (from != to) {
-    tails_[from].record(streams_[from].get());
-    tails_[from].make_wait(streams_[to].get());
-  }
-  return taken;
+  const copy_request one{.to_rank = to_rank, .dst = dst, .from_rank = from_rank, .src = src, .bytes = bytes};
+  copy(std::span<const copy_request>(&one, 1));
+  return path(from_rank, to_rank);
 }
 
-void device_group::copy_staged(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes) {
+void device_group::copy(std::span<const copy_request> copies) {
+  const char* where = "ksync::cuda::device_group::copy";
+  std::vector<char> involved(devices_.size(), 0);
+  std::vector<copy_request> peer;
+  std::vector<copy_request> staged;
+  for (const auto& c : copies) {
+    check_rank(where, "to_rank", c.to_rank);
+    check_rank(where, "from_rank", c.from_rank);
+    detail::check_argument(c.bytes == 0 || (c.dst != nullptr && c.src != nullptr), where, "dst = ", c.dst,
+                           " and src = ", c.src, " for ", c.bytes, " bytes");
+    if (c.bytes == 0) continue;
+    involved[static_cast<std::size_t>(c.from_rank)] = involved[static_cast<std::size_t>(c.to_rank)] = 1;
+    (path(c.from_rank, c.to_rank) == copy_path::peer ? peer : staged).push_back(c);
+  }
+  const auto record_involved_tails = [&] {
+    for (std::size_t r = 0; r < involved.size(); ++r)
+      if (involved[r] != 0) tails_[r].record(streams_[r].get());
+  };
+  // Before: a peer copy runs on its source's stream, after the destination's earlier work (which may still
+  // read or write dst). A staged copy's device-to-host half is on the source's stream and its host-to-device
+  // half on the destination's, each after that stream's earlier work already.
+  record_involved_tails();
+  for (const auto& c : peer)
+    if (c.from_rank != c.to_rank)
+      tails_[static_cast<std::size_t>(c.to_rank)].make_wait(streams_[static_cast<std::size_t>(c.from_rank)].get());
+  for (const auto& c : peer) {
+    const auto from = static_cast<std::size_t>(c.from_rank);
+    const auto to = static_cast<std::size_t>(c.to_rank);
+    const detail::device_guard on(devices_[from]);
+    KSYNC_CUDA_CHECK(cudaMemcpyPeerAsync(c.dst, devices_[to], c.src, devices_[from], c.bytes, streams_[from].get()));
+  }
+  if (!staged.empty()) copy_staged(staged);
+  // After: both streams of every copy wait for both ends, so later work on either sees the copy complete.
+  record_involved_tails();
+  for (const auto& c : copies) {
+    if (c.bytes == 0 || c.from_rank == c.to_rank) continue;
+    const auto from = static_cast<std::size_t>(c.from_rank);
+    const auto to = static_cast<std::size_t>(c.to_rank);
+    tails_[from].make_wait(streams_[to].get());
+    tails_[to].make_wait(streams_[from].get());
+  }
+}
+
+void device_group::copy_staged(std::span<const copy_request> copies) {
   if (!staging_) staging_ = std::make_unique<staging_area>();
-  auto [found, added] = staging_->links.try_emplace({from_rank, to_rank});
-  auto& link = found->second;
-  const auto from = static_cast<std::size_t>(from_rank);
-  const auto to = static_cast<std::size_t>(to_rank);
-  if (added) {
-    for (std::size_t slot = 0; slot < 2; ++slot) {
+  std::vector<staging_area::link*> links;
+  for (const auto& c : copies) {
+    auto [found, added] = staging_->links.try_emplace({c.from_rank, c.to_rank});
+    auto& link = found->second;
+    const auto from = static_cast<std::size_t>(c.from_rank);
+    const auto to = static_cast<std::size_t>(c.to_rank);
+    if (added) {
+      for (std::size_t slot = 0; slot < 2; ++slot) {
+        {
+          const detail::device_guard on(devices_[from]);
+          link.full[slot] = std::make_unique<event>(cudaEventDisableTiming);
+        }
+        const detail::device_guard on(devices_[to]);
+        link.drained[slot] = std::make_unique<event>(cudaEventDisableTiming);
+        link.drained[slot]->record(streams_[to].get());  // both buffers start free
+      }
+    }
+    links.push_back(&link);
+  }
+  // Chunk k of every copy before chunk k + 1 of any, so copies on different links move at the same time.
+  constexpr std::size_t chunk = staging_area::chunk_bytes;
+  for (std::size_t offset = 0, more = 1; more != 0; offset += chunk) {
+    more = 0;
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+      const auto& c = copies[i];
+      if (offset >= c.bytes) continue;
+      more = 1;
+      auto& link = *links[i];
+      const auto from = static_cast<std::size_t>(c.from_rank);
+      const auto to = static_cast<std::size_t>(c.to_rank);
+      const std::size_t slot = link.next_slot;
+      link.next_slot ^= 1U;
+      const std::size_t count = std::min(chunk, c.bytes - offset);
+      std::byte* buffer = link.buffer.data() + slot * chunk;
+      link.drained[slot]->make_wait(streams_[from].get());  // the buffer's previous chunk has been read out
       {
         const detail::device_guard on(devices_[from]);
-        link.full[slot] = std::make_unique<event>(cudaEventDisableTiming);
+        KSYNC_CUDA_CHECK(cudaMemcpyAsync(buffer, static_cast<const std::byte*>(c.src) + offset, count,
+                                         cudaMemcpyDeviceToHost, streams_[from].get()));
+        link.full[slot]->record(streams_[from].get());
       }
+      link.full[slot]->make_wait(streams_[to].get());
       const detail::device_guard on(devices_[to]);
-      link.drained[slot] = std::make_unique<event>(cudaEventDisableTiming);
-      link.drained[slot]->record(streams_[to].get());  // both buffers start free
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(static_cast<std::byte*>(c.dst) + offset, buffer, count, cudaMemcpyHostToDevice,
+                                       streams_[to].get()));
+      link.drained[slot]->record(streams_[to].get());
     }
   }
-  const auto* source = static_cast<const std::byte*>(src);
-  auto* target = static_cast<std::byte*>(dst);
-  constexpr std::size_t chunk = staging_area::chunk_bytes;
-  for (std::size_t offset = 0, k = 0; offset < bytes; offset += chunk, ++k) {
-    const std::size_t slot = k % 2;
-    const std::size_t count = std::min(chunk, bytes - offset);
-    std::byte* buffer = link.buffer.data() + slot * chunk;
-    link.drained[slot]->make_wait(streams_[from].get());  // the buffer's previous chunk has been read out
-    {
-      const detail::device_guard on(devices_[from]);
-      KSYNC_CUDA_CHECK(cudaMemcpyAsync(buffer, source + offset, count, cudaMemcpyDeviceToHost, streams_[from].get()));
-      link.full[slot]->record(streams_[from].get());
-    }
-    link.full[slot]->make_wait(streams_[to].get());
-    const detail::device_guard on(devices_[to]);
-    KSYNC_CUDA_CHECK(cudaMemcpyAsync(target + offset, buffer, count, cudaMemcpyHostToDevice, streams_[to].get()));
-    link.drained[slot]->record(streams_[to].get());
-  }
-  // Symmetry with the peer path: later work on the source's stream also sees the copy complete.
-  tails_[to].record(streams_[to].get());
-  tails_[to].make_wait(streams_[from].get());
 }
 
 }  // namespace ksync::cuda

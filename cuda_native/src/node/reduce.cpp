@@ -4,6 +4,7 @@
 #include <ksync/cuda/node/reduce.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace ksync::cuda {
 
@@ -96,17 +97,29 @@ void combine_by_peer_gather(device_group& group, const distributed_buffer<T>& da
     T* partial = r == 0 ? scratch_slot<T>(group, 0, 0) : scratch_slot<T>(group, r, count);
     reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, partial);
   }
-  for (int r = 1; r < count; ++r)  // each copy waits for its rank's reduction; stream(0) waits for the copy
-    (void)group.copy(0, scratch_slot<T>(group, 0, r), r, scratch_slot<T>(group, r, count), sizeof(T));
+  std::vector<copy_request> gather;  // each copy follows its rank's reduction; stream(0) waits for them all
+  for (int r = 1; r < count; ++r)
+    gather.push_back({.to_rank = 0,
+                      .dst = scratch_slot<T>(group, 0, r),
+                      .from_rank = r,
+                      .src = scratch_slot<T>(group, r, count),
+                      .bytes = sizeof(T)});
+  group.copy(gather);
   T* result = results[0] != nullptr ? results[0] : scratch_slot<T>(group, 0, count);
   {
     const detail::device_guard on(group.device(0));
     reduce(group.stream(0), scratch_slot<T>(group, 0, 0), static_cast<std::size_t>(count), op,
            reduce_strategy::automatic, result);
   }
+  std::vector<copy_request> broadcast;
   for (int r = 1; r < count; ++r)
     if (results[static_cast<std::size_t>(r)] != nullptr)
-      (void)group.copy(r, results[static_cast<std::size_t>(r)], 0, result, sizeof(T));
+      broadcast.push_back({.to_rank = r,
+                           .dst = results[static_cast<std::size_t>(r)],
+                           .from_rank = 0,
+                           .src = result,
+                           .bytes = sizeof(T)});
+  group.copy(broadcast);
 }
 
 template <class T>

@@ -81,6 +81,29 @@ TEST(NodeGpu, CopiesBetweenGpusByBothPathsArriveWhole) {
   }
 }
 
+TEST(NodeGpu, AnExchangeBothWaysInOneCallSwapsTheParts) {
+  KSYNC_REQUIRE_GPUS(2);
+  for (const auto policy : {peer_policy::automatic, peer_policy::staged}) {
+    device_group group = device_group::first(2, policy);
+    const std::size_t n = (std::size_t{3} << 20) + 5;  // each way: three chunks of 4 MiB and a short one
+    std::vector<std::int32_t> host(2 * n);
+    std::iota(host.begin(), host.end(), 1);
+    distributed_buffer<std::int32_t> source(group, 2 * n);
+    distributed_buffer<std::int32_t> target(group, 2 * n);
+    source.scatter_from(host);
+    const std::vector<ksync::cuda::copy_request> exchange{
+        {.to_rank = 1, .dst = target.part(1), .from_rank = 0, .src = source.part(0), .bytes = n * 4},
+        {.to_rank = 0, .dst = target.part(0), .from_rank = 1, .src = source.part(1), .bytes = n * 4}};
+    group.copy(exchange);
+    group.synchronize();
+    std::vector<std::int32_t> swapped(2 * n);
+    target.gather_to(swapped);
+    std::vector<std::int32_t> expected(host.begin() + static_cast<std::ptrdiff_t>(n), host.end());
+    expected.insert(expected.end(), host.begin(), host.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ(swapped, expected) << "path " << ksync::cuda::to_string(group.path(0, 1));
+  }
+}
+
 template <class T>
 T host_fold(const std::vector<T>& values, reduce_op op) {
   T result = op == reduce_op::sum ? T{0} : values.front();

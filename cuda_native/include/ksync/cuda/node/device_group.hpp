@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -34,6 +35,16 @@ enum class copy_path { peer, staged_through_host };
 [[nodiscard]] constexpr std::string_view to_string(copy_path path) noexcept {
   return path == copy_path::peer ? "peer" : "staged_through_host";
 }
+
+// One copy between two ranks' memory: `bytes` from src (memory of the from_rank's device) to dst (memory of
+// the to_rank's device).
+struct copy_request {
+  int to_rank = 0;
+  void* dst = nullptr;
+  int from_rank = 0;
+  const void* src = nullptr;
+  std::size_t bytes = 0;
+};
 
 namespace detail {
 // Makes `device` current for a scope and restores the previous device after it (also on exceptions).
@@ -75,9 +86,14 @@ class device_group {
   [[nodiscard]] cudaStream_t stream(int rank) const;
   [[nodiscard]] copy_path path(int from_rank, int to_rank) const;
 
-  // Asynchronous copy of `bytes` from src (memory of device(from_rank)) to dst (memory of device(to_rank)),
-  // ordered after the work already enqueued on both ranks' streams; work enqueued afterwards on either
-  // stream sees the copy complete. Returns the path it took.
+  // Asynchronous copies, all at once: each is ordered after the work already enqueued on its two ranks'
+  // streams, and work enqueued afterwards on either stream sees it complete; the copies of one call are not
+  // ordered among themselves, so an exchange both ways runs both ways at the same time (their memory must
+  // not overlap). A peer copy runs on its source's stream; a staged one moves 4 MiB chunks device-to-host
+  // on the source's stream and host-to-device on the destination's, the chunks of the call's staged copies
+  // interleaved.
+  void copy(std::span<const copy_request> copies);
+  // One copy; returns the path it took.
   copy_path copy(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes);
 
   // Every stream waits for the work enqueued so far on stream(from_rank) (a fork).
@@ -96,7 +112,7 @@ class device_group {
   struct staging_area;
   void check_rank(const char* where, const char* name, int rank) const;
   [[nodiscard]] std::size_t path_index(int from_rank, int to_rank) const noexcept;
-  void copy_staged(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes);
+  void copy_staged(std::span<const copy_request> copies);
 
   std::vector<int> devices_;
   std::vector<copy_path> paths_;  // size() x size(), row = from
