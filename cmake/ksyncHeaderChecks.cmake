@@ -4,35 +4,30 @@
 # header, all compiled into an object library that is part of the default build. A header that forgets an
 # include fails the build. .hpp files of the portable half compile like Kokkos users' code; .hpp files of
 # the native half compile as plain C++ (they promise to need no CUDA compiler); .cuh files compile as CUDA.
+# An object library `target` of one Kokkos translation unit per header in `headers`, linked to `library`.
+function(_ksync_portable_header_checks target prefix library)
+  set(sources)
+  foreach(header IN LISTS ARGN)
+    string(MAKE_C_IDENTIFIER "${header}" name)
+    file(CONFIGURE OUTPUT "${PROJECT_BINARY_DIR}/header_checks/${prefix}_${name}.cpp" CONTENT "#include <${header}>\n")
+    list(APPEND sources "${PROJECT_BINARY_DIR}/header_checks/${prefix}_${name}.cpp")
+  endforeach()
+  ksync_kokkos_sources(${sources})
+  add_library(${target} OBJECT ${sources})
+  target_link_libraries(${target} PRIVATE ${library})
+  ksync_project_warnings(${target})
+endfunction()
+
 function(ksync_add_header_checks)
   set(out_dir "${PROJECT_BINARY_DIR}/header_checks")
-  set(portable_check_sources)  # function scope sees the caller's variables: start from empty lists
   file(GLOB_RECURSE portable_headers RELATIVE "${PROJECT_SOURCE_DIR}/src" CONFIGURE_DEPENDS
        "${PROJECT_SOURCE_DIR}/src/ksync/*.hpp")
   set(mpi_headers ${portable_headers})
-  list(FILTER portable_headers EXCLUDE REGEX "mpi")  # these need MPI: checked below when it was found
+  list(FILTER portable_headers EXCLUDE REGEX "mpi")  # these need MPI: checked apart, when it was found
   list(FILTER mpi_headers INCLUDE REGEX "mpi")
-  foreach(header IN LISTS portable_headers)
-    string(MAKE_C_IDENTIFIER "${header}" name)
-    file(CONFIGURE OUTPUT "${out_dir}/portable_${name}.cpp" CONTENT "#include <${header}>\n")
-    list(APPEND portable_check_sources "${out_dir}/portable_${name}.cpp")
-  endforeach()
-  ksync_kokkos_sources(${portable_check_sources})
-  add_library(ksync_header_checks OBJECT ${portable_check_sources})
-  target_link_libraries(ksync_header_checks PRIVATE ksync::ksync)
-  ksync_project_warnings(ksync_header_checks)
-
+  _ksync_portable_header_checks(ksync_header_checks portable ksync::ksync ${portable_headers})
   if(KSYNC_HAS_MPI)
-    set(mpi_check_sources)
-    foreach(header IN LISTS mpi_headers)
-      string(MAKE_C_IDENTIFIER "${header}" name)
-      file(CONFIGURE OUTPUT "${out_dir}/mpi_${name}.cpp" CONTENT "#include <${header}>\n")
-      list(APPEND mpi_check_sources "${out_dir}/mpi_${name}.cpp")
-    endforeach()
-    ksync_kokkos_sources(${mpi_check_sources})
-    add_library(ksync_mpi_header_checks OBJECT ${mpi_check_sources})
-    target_link_libraries(ksync_mpi_header_checks PRIVATE ksync::mpi)
-    ksync_project_warnings(ksync_mpi_header_checks)
+    _ksync_portable_header_checks(ksync_mpi_header_checks mpi ksync::mpi ${mpi_headers})
   endif()
 
   if(KSYNC_HAS_CUDA_NATIVE)
