@@ -62,7 +62,7 @@ class device_guard {
   int previous_ = 0;
 };
 
-struct nccl_state;  // NCCL communicators, made on first use (node/device_group.cpp)
+struct nccl_state;  // NCCL communicators, made on first use (src/node/nccl.cpp)
 struct nccl_state_deleter {
   void operator()(nccl_state* state) const noexcept;
 };
@@ -123,7 +123,7 @@ class device_group {
   mutable std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> nccl_;
 };
 
-// Whether this build of ksync can use NCCL (node reduce's combine::nccl, ksync::cuda::nccl_communicator).
+// Whether this build of ksync can use NCCL (node_combine::nccl, ksync::cuda::nccl_communicator).
 [[nodiscard]] bool has_nccl() noexcept;
 
 }  // namespace ksync::cuda
