@@ -190,7 +190,7 @@ void register_strategy(const std::string& name, std::int64_t n, reduce_op op, re
 
 void ksync::bench::register_reduce_benchmarks(bool smoke) {
   constexpr bool bridge = ksync::detail::has_native_bridge<Exec>;
-  for (const auto n : reduce_sweep_sizes(smoke)) {
+  for (const auto n : reduce_sweep_sizes(smoke, ksync::detail::runs_on_host<Exec>)) {
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::team, reduce_strategy::tuned}) {
       register_strategy("portable/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, reduce_op::sum,
                         strategy);
