@@ -8,9 +8,12 @@
 
 #include <gtest/gtest.h>
 
-#define KSYNC_REQUIRE_GPU()                                                            \
-  do {                                                                                 \
-    if (::ksync::cuda::visible_device_count() == 0) {                                  \
-      GTEST_SKIP() << "ksync-skip: needs a CUDA GPU; none is visible to this process"; \
-    }                                                                                  \
+#define KSYNC_REQUIRE_GPU() KSYNC_REQUIRE_GPUS(1)
+
+// Skips (reported as skipped) unless at least `count` CUDA GPUs are visible.
+#define KSYNC_REQUIRE_GPUS(count)                                                                          \
+  do {                                                                                                     \
+    if (const int ksync_visible_ = ::ksync::cuda::visible_device_count(); ksync_visible_ < (count)) {      \
+      GTEST_SKIP() << "ksync-skip: needs " << (count) << " CUDA GPU(s); " << ksync_visible_ << " visible"; \
+    }                                                                                                      \
   } while (false)

@@ -16,34 +16,26 @@ namespace {
 using workspace_key = std::tuple<int, cudaStream_t, std::thread::id>;
 
 reduce_workspace create_workspace(cudaStream_t stream, int device) {
-  int current = 0;
-  KSYNC_CUDA_CHECK(cudaGetDevice(&current));
-  KSYNC_CUDA_CHECK(cudaSetDevice(device));
+  const device_guard on(device);
   reduce_workspace workspace;
-  try {
-    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&workspace.max_blocks_per_multiprocessor,
-                                            cudaDevAttrMaxBlocksPerMultiprocessor, device));
-    workspace.partial_slots =
-        static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
-    // One allocation: the partials, then the ticket, the device result and the grid-barrier states, each on
-    // its own 256-byte line.
-    const std::size_t partial_bytes = (workspace.partial_slots * 8 + 255) / 256 * 256;
-    char* base = nullptr;
-    KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base), partial_bytes + 768));
-    workspace.partials = base;
-    workspace.ticket = reinterpret_cast<unsigned int*>(base + partial_bytes);
-    workspace.device_result = base + partial_bytes + 256;
-    workspace.barrier_states = base + partial_bytes + 512;
-    // The ticket and the barrier states start at 0. On the workspace's own stream, which orders every later
-    // use: a cudaMemset (legacy stream, asynchronous to the host for device memory) would not be ordered
-    // before kernels on a non-blocking stream.
-    KSYNC_CUDA_CHECK(cudaMemsetAsync(base, 0, partial_bytes + 768, stream));
-    KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
-  } catch (...) {
-    (void)cudaSetDevice(current);
-    throw;
-  }
-  KSYNC_CUDA_CHECK(cudaSetDevice(current));
+  KSYNC_CUDA_CHECK(
+      cudaDeviceGetAttribute(&workspace.max_blocks_per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, device));
+  workspace.partial_slots =
+      static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
+  // One allocation: the partials, then the ticket, the device result and the grid-barrier states, each on
+  // its own 256-byte line.
+  const std::size_t partial_bytes = (workspace.partial_slots * 8 + 255) / 256 * 256;
+  char* base = nullptr;
+  KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base), partial_bytes + 768));
+  workspace.partials = base;
+  workspace.ticket = reinterpret_cast<unsigned int*>(base + partial_bytes);
+  workspace.device_result = base + partial_bytes + 256;
+  workspace.barrier_states = base + partial_bytes + 512;
+  // The ticket and the barrier states start at 0. On the workspace's own stream, which orders every later
+  // use: a cudaMemset (legacy stream, asynchronous to the host for device memory) would not be ordered
+  // before kernels on a non-blocking stream.
+  KSYNC_CUDA_CHECK(cudaMemsetAsync(base, 0, partial_bytes + 768, stream));
+  KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
   return workspace;
 }
 

@@ -4,16 +4,14 @@
 #include <ksync/cuda/node/reduce.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace ksync::cuda {
 
 template <class T>
-distributed_buffer<T>::distributed_buffer(const device_group& group, std::size_t n) {
-  const auto count = static_cast<std::size_t>(group.size());
-  offsets_.resize(count + 1);
-  for (std::size_t r = 0; r <= count; ++r)
-    offsets_[r] = n / count * r + std::min(r, n % count);  // balanced: sizes differ by at most one
+distributed_buffer<T>::distributed_buffer(const device_group& group, std::size_t n)
+    : offsets_(detail::balanced_offsets(n, static_cast<std::size_t>(group.size()))) {
   try {
     for (int r = 0; r < group.size(); ++r) {
       const detail::device_guard on(group.device(r));
@@ -56,26 +54,35 @@ std::size_t distributed_buffer<T>::part_offset(int rank) const {
 }
 
 template <class T>
+int distributed_buffer<T>::device(int rank) const {
+  (void)part_size(rank);
+  return devices_[static_cast<std::size_t>(rank)];
+}
+
+template <class T>
 void distributed_buffer<T>::scatter_from(std::span<const T> host) {
-  detail::check_argument(host.size() == size(), "ksync::cuda::distributed_buffer::scatter_from",
-                         "host.size() = ", host.size(), " but the buffer holds ", size());
-  for (int r = 0; r < parts(); ++r) {
-    if (part_size(r) == 0) continue;
-    const detail::device_guard on(devices_[static_cast<std::size_t>(r)]);
-    KSYNC_CUDA_CHECK(
-        cudaMemcpy(part(r), host.data() + part_offset(r), part_size(r) * sizeof(T), cudaMemcpyHostToDevice));
-  }
+  exchange_with_host("ksync::cuda::distributed_buffer::scatter_from", host);
 }
 
 template <class T>
 void distributed_buffer<T>::gather_to(std::span<T> host) const {
-  detail::check_argument(host.size() == size(), "ksync::cuda::distributed_buffer::gather_to",
-                         "host.size() = ", host.size(), " but the buffer holds ", size());
+  exchange_with_host("ksync::cuda::distributed_buffer::gather_to", host);
+}
+
+// Host -> parts for a span of const T (scatter_from), parts -> host otherwise (gather_to); blocking.
+template <class T>
+template <class Host>
+void distributed_buffer<T>::exchange_with_host(const char* where, std::span<Host> host) const {
+  detail::check_argument(host.size() == size(), where, "host.size() = ", host.size(), " but the buffer holds ", size());
   for (int r = 0; r < parts(); ++r) {
-    if (part_size(r) == 0) continue;
-    const detail::device_guard on(devices_[static_cast<std::size_t>(r)]);
-    KSYNC_CUDA_CHECK(
-        cudaMemcpy(host.data() + part_offset(r), part(r), part_size(r) * sizeof(T), cudaMemcpyDeviceToHost));
+    const std::size_t bytes = part_size(r) * sizeof(T);
+    if (bytes == 0) continue;
+    const detail::device_guard on(device(r));
+    if constexpr (std::is_const_v<Host>) {
+      KSYNC_CUDA_CHECK(cudaMemcpy(part(r), host.data() + part_offset(r), bytes, cudaMemcpyHostToDevice));
+    } else {
+      KSYNC_CUDA_CHECK(cudaMemcpy(host.data() + part_offset(r), part(r), bytes, cudaMemcpyDeviceToHost));
+    }
   }
 }
 

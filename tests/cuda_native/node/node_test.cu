@@ -30,14 +30,6 @@ using ksync::cuda::distributed_buffer;
 using ksync::cuda::node_combine;
 using ksync::cuda::peer_policy;
 
-#define KSYNC_REQUIRE_GPUS(count)                                                                              \
-  do {                                                                                                         \
-    if (ksync::cuda::visible_device_count() < (count)) {                                                       \
-      GTEST_SKIP() << "ksync-skip: needs " << (count) << " CUDA GPUs; " << ksync::cuda::visible_device_count() \
-                   << " visible";                                                                              \
-    }                                                                                                          \
-  } while (false)
-
 TEST(DeviceGroupArguments, FewerGpusThanRequestedIsAClearError) {
   const int visible = ksync::cuda::visible_device_count();
   const std::string message = ksync::test::invalid_argument_message([&] { (void)device_group::first(visible + 1); });

@@ -3,6 +3,8 @@
 // Facts about the machine that the native operations size their launches from.
 #pragma once
 
+#include <ksync/cuda/detail/error.hpp>
+
 #include <cuda_runtime_api.h>
 
 namespace ksync::cuda {
@@ -25,6 +27,23 @@ namespace detail {
 // user's. Created on first use, it lives until the process ends (destroying it during static teardown
 // could outlive the CUDA context); it holds at most the largest scratch any one call needed.
 [[nodiscard]] cudaMemPool_t scratch_pool(int device);
+
+// Makes `device` current for a scope and restores the previous device after it (also on exceptions).
+class device_guard {
+ public:
+  explicit device_guard(int device) {
+    KSYNC_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (device != previous_) KSYNC_CUDA_CHECK(cudaSetDevice(device));
+  }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+  device_guard(device_guard&&) = delete;
+  device_guard& operator=(device_guard&&) = delete;
+  ~device_guard() { (void)cudaSetDevice(previous_); }
+
+ private:
+  int previous_ = 0;
+};
 
 }  // namespace detail
 }  // namespace ksync::cuda

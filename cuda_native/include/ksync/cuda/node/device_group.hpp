@@ -14,10 +14,12 @@
 
 #include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/detail/runtime.hpp>  // device_guard
 #include <ksync/cuda/detail/stream.hpp>
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -47,20 +49,14 @@ struct copy_request {
 };
 
 namespace detail {
-// Makes `device` current for a scope and restores the previous device after it (also on exceptions).
-class device_guard {
- public:
-  explicit device_guard(int device) {
-    KSYNC_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (device != previous_) KSYNC_CUDA_CHECK(cudaSetDevice(device));
-  }
-  device_guard(const device_guard&) = delete;
-  device_guard& operator=(const device_guard&) = delete;
-  ~device_guard() { (void)cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
+// Offsets of `parts` contiguous parts of n elements whose sizes differ by at most one: parts + 1 entries,
+// the first 0 and the last n (distributed_buffer, node_pipeline_plan).
+[[nodiscard]] inline std::vector<std::size_t> balanced_offsets(std::size_t n, std::size_t parts) {
+  std::vector<std::size_t> offsets(parts + 1);
+  for (std::size_t r = 0; r <= parts; ++r)
+    offsets[r] = n / parts * r + std::min(r, n % parts);
+  return offsets;
+}
 
 struct nccl_state;  // NCCL communicators, made on first use (src/node/nccl.cpp)
 struct nccl_state_deleter {

@@ -35,12 +35,9 @@ template <class T, class U = T>
 class node_pipeline_plan {
  public:
   node_pipeline_plan(const device_group& group, std::size_t n, const pipeline_config& config = {})
-      : devices_(static_cast<std::size_t>(group.size())) {
+      : devices_(static_cast<std::size_t>(group.size())),
+        offsets_(detail::balanced_offsets(n, static_cast<std::size_t>(group.size()))) {
     detail::check_pipeline_config(n, config);
-    const auto count = static_cast<std::size_t>(group.size());
-    offsets_.resize(count + 1);
-    for (std::size_t r = 0; r <= count; ++r)
-      offsets_[r] = n / count * r + std::min(r, n % count);
     for (int r = 0; r < group.size(); ++r) {
       const auto rank = static_cast<std::size_t>(r);
       devices_[rank] = group.device(r);

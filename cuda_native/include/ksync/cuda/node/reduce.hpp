@@ -55,12 +55,16 @@ class distributed_buffer {
   [[nodiscard]] T* part(int rank) const;
   [[nodiscard]] std::size_t part_size(int rank) const;
   [[nodiscard]] std::size_t part_offset(int rank) const;
+  [[nodiscard]] int device(int rank) const;  // the CUDA device holding part `rank`
 
   // Blocking copies between the host and every part: host.size() must equal size().
   void scatter_from(std::span<const T> host);
   void gather_to(std::span<T> host) const;
 
  private:
+  template <class Host>
+  void exchange_with_host(const char* where, std::span<Host> host) const;
+
   std::vector<int> devices_;
   std::vector<T*> parts_;
   std::vector<std::size_t> offsets_;  // parts() + 1 entries
