@@ -153,6 +153,17 @@ void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op
                          group.size(), " rank(s)");
   detail::check_argument(results.size() == static_cast<std::size_t>(group.size()), where,
                          "results.size() = ", results.size(), " but the group has ", group.size(), " rank(s)");
+  for (int r = 0; r < group.size(); ++r) {
+    detail::check_argument(data.device(r) == group.device(r), where, "data's part ", r, " is on device ",
+                           data.device(r), " but the group's rank ", r, " is device ", group.device(r));
+    const T* target = results[static_cast<std::size_t>(r)];
+    if (target == nullptr) continue;
+    cudaPointerAttributes attributes{};
+    KSYNC_CUDA_CHECK(cudaPointerGetAttributes(&attributes, target));
+    detail::check_argument(attributes.type == cudaMemoryTypeDevice && attributes.device == group.device(r), where,
+                           "results[", r, "] = ", static_cast<const void*>(target),
+                           " is not device memory of the group's rank ", r, " (device ", group.device(r), ")");
+  }
   detail::check_argument(combine != node_combine::nccl || has_nccl(), where,
                          "combine = nccl but this build of ksync has no NCCL");
   if (combine == node_combine::nccl) {

@@ -171,6 +171,24 @@ TEST(NodeGpu, PipelineSplitAcrossGpusGivesTheReference) {
   }
 }
 
+TEST(NodeGpu, DataOrResultsOnTheWrongGpuAreRefusedBeforeAnyWork) {
+  KSYNC_REQUIRE_GPUS(2);
+  device_group group({0, 1});
+  const device_group reversed({1, 0});
+  const distributed_buffer<float> data(reversed, 8);
+  const std::string message = ksync::test::invalid_argument_message([&] { (void)ksync::cuda::reduce(group, data); });
+  EXPECT_NE(message.find("data's part 0 is on device 1 but the group's rank 0 is device 0"), std::string::npos)
+      << message;
+  // A result slot on the wrong GPU: rank 0's result pointing into GPU 1's memory.
+  const distributed_buffer<float> mine(group, 8);
+  const std::vector<float*> results{mine.part(1), nullptr};
+  const std::string wrong_result = ksync::test::invalid_argument_message([&] {
+    ksync::cuda::reduce(group, mine, reduce_op::sum, node_combine::peer_gather, std::span<float* const>(results));
+  });
+  EXPECT_NE(wrong_result.find("results[0]"), std::string::npos) << wrong_result;
+  EXPECT_NE(wrong_result.find("(device 0)"), std::string::npos) << wrong_result;
+}
+
 TEST(NodeGpu, MismatchedArgumentsAreClearErrors) {
   KSYNC_REQUIRE_GPUS(1);
   device_group group = device_group::first(1);
