@@ -79,7 +79,7 @@ void distributed_buffer<T>::exchange_with_host(const char* where, std::span<Host
     if (bytes == 0) continue;
     const detail::device_guard on(device(r));
     if constexpr (std::is_const_v<Host>) {
-      KSYNC_CUDA_CHECK(cudaMemcpy(part(r), host.data() + part_offset(r), bytes, cudaMemcpyHostToDevice));
+      detail::copy_to_device_and_wait(part(r), host.data() + part_offset(r), bytes);  // landed on return
     } else {
       KSYNC_CUDA_CHECK(cudaMemcpy(host.data() + part_offset(r), part(r), bytes, cudaMemcpyDeviceToHost));
     }

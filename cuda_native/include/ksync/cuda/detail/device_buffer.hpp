@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/runtime.hpp>  // copy_to_device_and_wait
 
 #include <cuda_runtime_api.h>
 
@@ -43,12 +44,7 @@ class device_buffer {
   void copy_from(const std::vector<T>& host) {
     detail::check_argument(host.size() == count_, "ksync::cuda::device_buffer::copy_from",
                            "host.size() = ", host.size(), " but the buffer holds ", count_);
-    if (count_ == 0) return;
-    // Complete before returning, so that work on any stream sees the values: a cudaMemcpy from pageable
-    // memory may return once the bytes are staged, before the copy lands, and a kernel on a non-blocking
-    // stream is not ordered after it.
-    KSYNC_CUDA_CHECK(cudaMemcpyAsync(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice, cudaStreamLegacy));
-    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    if (count_ > 0) detail::copy_to_device_and_wait(data_, host.data(), count_ * sizeof(T));
   }
   // Waits for the device-to-host copy; the caller waits for whatever stream wrote the buffer first.
   [[nodiscard]] std::vector<T> to_host() const {

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 namespace ksync::cuda {
 
 // Number of CUDA devices this process can use; 0 when there is no driver or no device (never throws), so
@@ -44,6 +46,14 @@ class device_guard {
  private:
   int previous_ = 0;
 };
+
+// Copies `bytes` from host memory (pageable or pinned) to device memory and returns once they have landed,
+// so that work on any stream sees them. A plain cudaMemcpy from pageable memory may return as soon as the
+// bytes are staged, before they land, and work on a non-blocking stream is not ordered after it.
+inline void copy_to_device_and_wait(void* dst, const void* src, std::size_t bytes) {
+  KSYNC_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cudaStreamLegacy));
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+}
 
 }  // namespace detail
 }  // namespace ksync::cuda

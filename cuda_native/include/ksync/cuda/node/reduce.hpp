@@ -57,7 +57,9 @@ class distributed_buffer {
   [[nodiscard]] std::size_t part_offset(int rank) const;
   [[nodiscard]] int device(int rank) const;  // the CUDA device holding part `rank`
 
-  // Blocking copies between the host and every part: host.size() must equal size().
+  // Blocking copies between the host and every part: host.size() must equal size(). scatter_from returns
+  // once the values have landed, so work enqueued afterwards on any stream sees them; gather_to reads the
+  // parts as they are when it is called, so wait first for the streams that wrote them (group.synchronize()).
   void scatter_from(std::span<const T> host);
   void gather_to(std::span<T> host) const;
 
