@@ -10,12 +10,17 @@
 namespace ksync::cuda {
 
 // A staged copy goes through two pinned buffers so the device-to-host copy of chunk k + 1 overlaps the
-// host-to-device copy of chunk k. Events order the two streams: `full[slot]` (on the source device) says a
-// chunk has landed in the buffer, `drained[slot]` (on the destination device) says it has been read out.
+// host-to-device copy of chunk k. Each link (ordered pair of ranks) has its own two streams — downloads on
+// the source device, uploads on the destination — so that a GPU's download for one link and its upload for
+// another run on its two copy engines at once (one stream per GPU would alternate them in lockstep with the
+// other GPU's). Events order the link's streams: `full[slot]` (on the source device) says a chunk has
+// landed in the buffer, `drained[slot]` (on the destination device) says it has been read out.
 struct device_group::staging_area {
   static constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
   struct link {
     pinned_buffer<std::byte> buffer{2 * chunk_bytes};
+    std::unique_ptr<ksync::cuda::stream> downloads;  // on the source device
+    std::unique_ptr<ksync::cuda::stream> uploads;    // on the destination device
     std::array<std::unique_ptr<event>, 2> full;
     std::array<std::unique_ptr<event>, 2> drained;
     std::size_t next_slot = 0;  // the buffer the link's next chunk goes through
@@ -159,8 +164,8 @@ void device_group::copy(std::span<const copy_request> copies) {
       if (involved[r] != 0) tails_[r].record(streams_[r].get());
   };
   // Before: a peer copy runs on its source's stream, after the destination's earlier work (which may still
-  // read or write dst). A staged copy's device-to-host half is on the source's stream and its host-to-device
-  // half on the destination's, each after that stream's earlier work already.
+  // read or write dst). A staged copy runs on its link's two streams, which wait for the same tails
+  // (copy_staged).
   record_involved_tails();
   for (const auto& c : peer)
     if (c.from_rank != c.to_rank)
@@ -192,16 +197,23 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
     const auto from = static_cast<std::size_t>(c.from_rank);
     const auto to = static_cast<std::size_t>(c.to_rank);
     if (added) {
-      for (std::size_t slot = 0; slot < 2; ++slot) {
-        {
-          const detail::device_guard on(devices_[from]);
-          link.full[slot] = std::make_unique<event>(cudaEventDisableTiming);
-        }
-        const detail::device_guard on(devices_[to]);
-        link.drained[slot] = std::make_unique<event>(cudaEventDisableTiming);
-        link.drained[slot]->record(streams_[to].get());  // both buffers start free
+      {
+        const detail::device_guard on(devices_[from]);
+        link.downloads = std::make_unique<ksync::cuda::stream>();
+        for (auto& full : link.full)
+          full = std::make_unique<event>(cudaEventDisableTiming);
+      }
+      const detail::device_guard on(devices_[to]);
+      link.uploads = std::make_unique<ksync::cuda::stream>();
+      for (auto& drained : link.drained) {
+        drained = std::make_unique<event>(cudaEventDisableTiming);
+        drained->record(link.uploads->get());  // both buffers start free
       }
     }
+    // The download reads src after the source's earlier work, the upload writes dst after the
+    // destination's (copy() recorded both tails just before).
+    tails_[from].make_wait(link.downloads->get());
+    tails_[to].make_wait(link.uploads->get());
     links.push_back(&link);
   }
   // Chunk k of every copy before chunk k + 1 of any, so copies on different links move at the same time.
@@ -213,26 +225,28 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
       if (offset >= c.bytes) continue;
       more = 1;
       auto& link = *links[i];
-      const auto from = static_cast<std::size_t>(c.from_rank);
-      const auto to = static_cast<std::size_t>(c.to_rank);
       const std::size_t slot = link.next_slot;
       link.next_slot ^= 1U;
       const std::size_t count = std::min(chunk, c.bytes - offset);
       std::byte* buffer = link.buffer.data() + slot * chunk;
-      link.drained[slot]->make_wait(streams_[from].get());  // the buffer's previous chunk has been read out
+      link.drained[slot]->make_wait(link.downloads->get());  // the buffer's previous chunk has been read out
       {
-        const detail::device_guard on(devices_[from]);
+        const detail::device_guard on(devices_[static_cast<std::size_t>(c.from_rank)]);
         KSYNC_CUDA_CHECK(cudaMemcpyAsync(buffer, static_cast<const std::byte*>(c.src) + offset, count,
-                                         cudaMemcpyDeviceToHost, streams_[from].get()));
-        link.full[slot]->record(streams_[from].get());
+                                         cudaMemcpyDeviceToHost, link.downloads->get()));
+        link.full[slot]->record(link.downloads->get());
       }
-      link.full[slot]->make_wait(streams_[to].get());
-      const detail::device_guard on(devices_[to]);
+      link.full[slot]->make_wait(link.uploads->get());
+      const detail::device_guard on(devices_[static_cast<std::size_t>(c.to_rank)]);
       KSYNC_CUDA_CHECK(cudaMemcpyAsync(static_cast<std::byte*>(c.dst) + offset, buffer, count, cudaMemcpyHostToDevice,
-                                       streams_[to].get()));
-      link.drained[slot]->record(streams_[to].get());
+                                       link.uploads->get()));
+      link.drained[slot]->record(link.uploads->get());
     }
   }
+  // The destination's stream waits for the link's last upload, which itself followed every download of the
+  // link; copy() then makes the source's stream wait for the destination's.
+  for (std::size_t i = 0; i < copies.size(); ++i)
+    links[i]->drained[links[i]->next_slot ^ 1U]->make_wait(streams_[static_cast<std::size_t>(copies[i].to_rank)].get());
 }
 
 }  // namespace ksync::cuda

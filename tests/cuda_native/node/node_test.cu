@@ -7,6 +7,7 @@
 #include "../../support/gpu.hpp"
 
 #include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/node/device_group.hpp>
 #include <ksync/cuda/node/pipeline.cuh>
 #include <ksync/cuda/node/reduce.hpp>
@@ -93,6 +94,43 @@ TEST(NodeGpu, AnExchangeBothWaysInOneCallSwapsTheParts) {
     std::vector<std::int32_t> expected(host.begin() + static_cast<std::ptrdiff_t>(n), host.end());
     expected.insert(expected.end(), host.begin(), host.begin() + static_cast<std::ptrdiff_t>(n));
     EXPECT_EQ(swapped, expected) << "path " << ksync::cuda::to_string(group.path(0, 1));
+  }
+}
+
+// Spins for about `delay_cycles` SM clock cycles, then writes data[i] = first + i: work that is still
+// running when the host has long moved on, so only stream order keeps a copy from overtaking it.
+__global__ void write_after_delay(float* data, std::size_t n, float first, long long delay_cycles) {
+  const long long start = clock64();
+  while (clock64() - start < delay_cycles) {
+  }
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    data[i] = first + static_cast<float>(i);
+}
+
+TEST(NodeGpu, CopiesWaitForEarlierWorkOnBothGpusAndLaterWorkWaitsForThem) {
+  KSYNC_REQUIRE_GPUS(2);
+  constexpr long long about_two_ms = 4'000'000;
+  for (const auto policy : {peer_policy::automatic, peer_policy::staged}) {
+    device_group group = device_group::first(2, policy);
+    const std::size_t n = (std::size_t{3} << 20) + 5;  // staged: three 4 MiB chunks and a short one
+    distributed_buffer<float> a(group, 2 * n);
+    const auto launch = [&](int rank, float* data, float first, long long delay) {
+      const ksync::cuda::detail::device_guard on(group.device(rank));
+      write_after_delay<<<264, 256, 0, group.stream(rank)>>>(data, n, first, delay);
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    };
+    launch(1, a.part(1), -7.0f, about_two_ms);  // the destination's earlier work: the copy must land after it
+    launch(0, a.part(0), 0.5f, about_two_ms);   // the source's earlier work: the copy must read what it wrote
+    (void)group.copy(1, a.part(1), 0, a.part(0), n * sizeof(float));
+    launch(0, a.part(0), 1000.5f, 0);  // later work on the source: must not change what the copy read
+    group.synchronize();
+    std::vector<float> back(2 * n);
+    a.gather_to(back);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      wrong += back[n + i] != 0.5f + static_cast<float>(i) ? 1 : 0;
+    EXPECT_EQ(wrong, 0u) << "path " << ksync::cuda::to_string(group.path(0, 1));
   }
 }
 

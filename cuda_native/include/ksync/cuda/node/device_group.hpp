@@ -85,9 +85,9 @@ class device_group {
   // Asynchronous copies, all at once: each is ordered after the work already enqueued on its two ranks'
   // streams, and work enqueued afterwards on either stream sees it complete; the copies of one call are not
   // ordered among themselves, so an exchange both ways runs both ways at the same time (their memory must
-  // not overlap). A peer copy runs on its source's stream; a staged one moves 4 MiB chunks device-to-host
-  // on the source's stream and host-to-device on the destination's, the chunks of the call's staged copies
-  // interleaved.
+  // not overlap). A peer copy runs on its source's stream; a staged one moves 4 MiB chunks through two
+  // pinned buffers on two streams of its own (device-to-host on the source device, host-to-device on the
+  // destination), the chunks of the call's staged copies interleaved.
   void copy(std::span<const copy_request> copies);
   // One copy; returns the path it took.
   copy_path copy(int to_rank, void* dst, int from_rank, const void* src, std::size_t bytes);
