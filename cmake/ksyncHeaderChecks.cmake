@@ -15,6 +15,7 @@ function(_ksync_portable_header_checks target prefix library)
   ksync_kokkos_sources(${sources})
   add_library(${target} OBJECT ${sources})
   target_link_libraries(${target} PRIVATE ${library})
+  ksync_kokkos_target(${target})
   ksync_project_warnings(${target})
 endfunction()
 

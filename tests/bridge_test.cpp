@@ -53,6 +53,7 @@ TYPED_TEST(BridgeGpu, EveryStrategyGivesTheReferenceOnKokkosViews) {
     const auto x = to_device(x_host);
     const auto y = to_device(y_host);
     for (const auto strategy : ksync::all_reduce_strategies) {
+      if (ksync::test::refused_here(strategy)) continue;  // BridgeGpu.ClusterIsRefused... checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       for (const auto op : ksync::test::all_reduce_ops) {
         const T expected = ksync::test::reduction_reference(x_host, op);
@@ -73,6 +74,20 @@ TYPED_TEST(BridgeGpu, EveryStrategyGivesTheReferenceOnKokkosViews) {
     for (auto& value : expected)
       value = TwiceAndOne{}(value);
     EXPECT_EQ(to_host(out), expected);
+  }
+}
+
+// Where clusters cannot run, the cluster strategy reached through Kokkos is refused as the native call is.
+TEST(BridgeArgumentsGpu, ClusterIsRefusedNamingTheDeviceWhereClustersCannotRun) {
+  KSYNC_REQUIRE_BRIDGE();
+  const auto& support = ksync::test::cluster_support_here();
+  if (support.available) GTEST_SKIP() << "ksync-skip: clusters run here; BridgeGpu runs the strategy";
+  const Kokkos::View<float*> data("ksync::test::data", 1000);
+  try {
+    (void)ksync::reduce(Exec{}, data, reduce_op::sum, reduce_strategy::cluster);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find(support.reason), std::string::npos) << error.what();
   }
 }
 
@@ -101,6 +116,7 @@ TEST(BridgeLargeGpu, IndicesBeyondTwoToThe32AreReachedByEveryStrategy) {
   Kokkos::deep_copy(Kokkos::subview(data, n - 2), 7);
   Kokkos::deep_copy(Kokkos::subview(data, n - 1), 5);
   for (const auto strategy : ksync::all_reduce_strategies) {
+    if (ksync::test::refused_here(strategy)) continue;
     SCOPED_TRACE(ksync::to_string(strategy));
     EXPECT_EQ(ksync::reduce(exec, data, reduce_op::sum, strategy), 9);
     EXPECT_EQ(ksync::reduce(exec, data, reduce_op::max, strategy), 7);

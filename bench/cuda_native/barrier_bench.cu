@@ -50,6 +50,7 @@ __global__ void syncthreads_rounds(int rounds, int* sink) {
 }
 
 __global__ void cluster_sync_rounds(int rounds, int* sink) {
+#if KSYNC_CLUSTER_CODE
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   int value = static_cast<int>(threadIdx.x);
   for (int round = 0; round < rounds; ++round) {
@@ -58,6 +59,11 @@ __global__ void cluster_sync_rounds(int rounds, int* sink) {
     cluster.sync();
   }
   if (value == -1) *sink = value;
+#else
+  (void)rounds;
+  (void)sink;
+  __trap();  // not reached: cluster_launch refuses code without clusters
+#endif
 }
 
 __global__ void grid_sync_rounds(int rounds, int* sink) {

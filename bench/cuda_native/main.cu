@@ -12,9 +12,19 @@
 
 int main(int argc, char** argv) {
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
-  if (ksync::cuda::visible_device_count() == 0) {
-    std::printf("ksync_native_bench: no CUDA GPU visible; the native benchmarks need one (skipped)\n");
-    return 77;
+  switch (ksync::cuda::gpu_presence_here(1)) {
+    case ksync::cuda::gpu_presence::run:
+      break;
+    case ksync::cuda::gpu_presence::skip:
+      std::printf("ksync_native_bench: no CUDA GPU visible; the native benchmarks need one (skipped)\n");
+      return 77;
+    case ksync::cuda::gpu_presence::fail:
+      std::fprintf(stderr,
+                   "ksync_native_bench: the driver lists %d NVIDIA GPU(s) but the CUDA runtime sees none: this "
+                   "process cannot reach the machine's GPU (no driver library here, or a driver older than the "
+                   "runtime); not reporting the suite as skipped\n",
+                   ksync::cuda::driver_listed_gpu_count());
+      return 1;
   }
   ksync::bench::register_reduce_benchmarks(smoke);
   ksync::bench::register_block_benchmarks(smoke);

@@ -69,7 +69,7 @@ endforeach()
 
 # 08 (tests/ptx/spin_loops.cu, ptx.spin_loops) and 10: read from the PTX, so they run wherever nvcc does.
 add_library(ksync_ptx_publish_flag OBJECT ptx/publish_flag.cu)
-set_target_properties(ksync_ptx_publish_flag PROPERTIES CUDA_PTX_COMPILATION ON)
+ksync_ptx_target(ksync_ptx_publish_flag)
 target_compile_features(ksync_ptx_publish_flag PRIVATE cuda_std_20)
 if(TARGET Python3::Interpreter)
   add_test(NAME hazards.10.flag_without_ordering.ptx

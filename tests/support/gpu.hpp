@@ -2,18 +2,65 @@
 // GPU tests skip on a machine without a visible CUDA device. The message starts with "ksync-skip:", the
 // token CTest's SKIP_REGULAR_EXPRESSION looks for (a plain word: gtest's "[  SKIPPED ]" needs escapes that
 // gtest_discover_tests does not carry through every CMake version), so CTest reports them skipped.
+// A machine whose driver lists the GPUs that the CUDA runtime cannot reach fails instead: a GPU that is
+// there is never reported as absent (ksync::cuda::judge_gpu_presence).
 #pragma once
 
 #include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device/cluster_support.hpp>
+#include <ksync/types.hpp>
 
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+
+#include <string>
 
 #define KSYNC_REQUIRE_GPU() KSYNC_REQUIRE_GPUS(1)
 
-// Skips (reported as skipped) unless at least `count` CUDA GPUs are visible.
-#define KSYNC_REQUIRE_GPUS(count)                                                                          \
-  do {                                                                                                     \
-    if (const int ksync_visible_ = ::ksync::cuda::visible_device_count(); ksync_visible_ < (count)) {      \
-      GTEST_SKIP() << "ksync-skip: needs " << (count) << " CUDA GPU(s); " << ksync_visible_ << " visible"; \
-    }                                                                                                      \
+// Runs the test when at least `count` CUDA GPUs are visible; skips (reported as skipped) when the machine
+// has fewer; fails when the driver lists them but the CUDA runtime does not see them.
+#define KSYNC_REQUIRE_GPUS(count)                                                                                    \
+  do {                                                                                                               \
+    switch (::ksync::cuda::gpu_presence_here(count)) {                                                               \
+      case ::ksync::cuda::gpu_presence::run:                                                                         \
+        break;                                                                                                       \
+      case ::ksync::cuda::gpu_presence::skip:                                                                        \
+        GTEST_SKIP() << "ksync-skip: needs " << (count) << " CUDA GPU(s); " << ::ksync::cuda::visible_device_count() \
+                     << " visible";                                                                                  \
+      case ::ksync::cuda::gpu_presence::fail:                                                                        \
+        FAIL() << "the driver lists " << ::ksync::cuda::driver_listed_gpu_count()                                    \
+               << " NVIDIA GPU(s) (/proc/driver/nvidia/gpus) but the CUDA runtime sees "                             \
+               << ::ksync::cuda::visible_device_count()                                                              \
+               << ": this process cannot reach a GPU the machine has (no driver library, or a driver older "         \
+                  "than the runtime); not skipping";                                                                 \
+    }                                                                                                                \
+  } while (false)
+
+namespace ksync::test {
+
+// Whether ksync's cluster kernels run on the current device: an sm_90 device and sm_90 code in this build
+// (ksync/cuda/device/cluster_support.hpp). Elsewhere reduce_strategy::cluster is refused, which
+// ClusterRefusalGpu checks; loops over every strategy leave it out there.
+inline const ksync::cuda::cluster_support& cluster_support_here() {
+  static const ksync::cuda::cluster_support support = [] {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return ksync::cuda::cluster_support{false, "no device"};
+    return ksync::cuda::query_cluster_support(device);
+  }();
+  return support;
+}
+
+// True for a strategy this device and build refuse (only cluster, where clusters cannot run).
+inline bool refused_here(ksync::reduce_strategy strategy) {
+  return strategy == ksync::reduce_strategy::cluster && !cluster_support_here().available;
+}
+
+}  // namespace ksync::test
+
+// Skips (reported as skipped) where clusters cannot run, naming why.
+#define KSYNC_REQUIRE_CLUSTERS()                                                           \
+  do {                                                                                     \
+    if (!::ksync::test::cluster_support_here().available)                                  \
+      GTEST_SKIP() << "ksync-skip: clusters refused here (ClusterRefusalGpu checks how): " \
+                   << ::ksync::test::cluster_support_here().reason;                        \
   } while (false)

@@ -5,8 +5,11 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <mutex>
+#include <system_error>
 
 namespace ksync::cuda {
 
@@ -17,6 +20,22 @@ int visible_device_count() noexcept {
     return 0;
   }
   return count;
+}
+
+int driver_listed_gpu_count() noexcept {
+  std::error_code error;
+  const std::filesystem::path listing = "/proc/driver/nvidia/gpus";
+  if (!std::filesystem::is_directory(listing, error)) return 0;
+  int count = 0;
+  for (std::filesystem::directory_iterator entry(listing, error), end; !error && entry != end; entry.increment(error)) {
+    ++count;
+  }
+  return count;
+}
+
+gpu_presence gpu_presence_here(int required) noexcept {
+  return judge_gpu_presence(required, visible_device_count(), driver_listed_gpu_count(),
+                            std::getenv("CUDA_VISIBLE_DEVICES") != nullptr);
 }
 
 namespace detail {

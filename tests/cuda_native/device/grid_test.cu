@@ -156,6 +156,7 @@ __global__ void rotate_in_cluster(unsigned int* out) {
 
 TEST(ClusterGpu, DistributedSharedMemoryRotatesWithinEveryClusterSize) {
   KSYNC_REQUIRE_GPU();
+  KSYNC_REQUIRE_CLUSTERS();
   constexpr unsigned int clusters = 37;
   for (const int size : {1, 2, 4, 8, 16}) {
     SCOPED_TRACE("cluster size " + std::to_string(size));
@@ -178,6 +179,22 @@ TEST(ClusterGpu, DistributedSharedMemoryRotatesWithinEveryClusterSize) {
       std::printf("cluster size 16 refused here: %s\n", error.what());
     }
   }
+}
+
+// Where clusters cannot run (a device older than sm_90, or a build without sm_90 code), a cluster launch is
+// refused before it starts, with a message that names the device and what it lacks.
+TEST(ClusterRefusalGpu, LaunchesAreRefusedNamingTheDeviceWhereClustersCannotRun) {
+  KSYNC_REQUIRE_GPU();
+  const auto& support = ksync::test::cluster_support_here();
+  if (support.available) GTEST_SKIP() << "ksync-skip: clusters run here; ClusterGpu tests them";
+  EXPECT_NE(support.reason.find("device 0 ("), std::string::npos) << support.reason;
+  try {
+    ksync::cuda::cluster_launch launch("test", rotate_in_cluster, 128, 2, 0, cudaStreamPerThread);
+    ADD_FAILURE() << "a cluster launch was accepted where clusters cannot run: " << support.reason;
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "test: " + support.reason);
+  }
+  std::printf("clusters refused here: %s\n", support.reason.c_str());
 }
 
 TEST(Cluster, SizesOtherThanPowersOfTwoUpTo16AreRefusedBeforeAnyCudaCall) {

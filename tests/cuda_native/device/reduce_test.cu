@@ -66,6 +66,7 @@ TYPED_TEST(NativeReduceGpu, EveryStrategyAndOperatorMatchesTheReference) {
     for (const auto op : ksync::test::all_reduce_ops) {
       const T expected = ksync::test::reduction_reference(host, op);
       for (const auto strategy : native_strategies) {
+        if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
         SCOPED_TRACE(::testing::Message() << "n = " << n << ", op = " << ksync::to_string(op)
                                           << ", strategy = " << ksync::to_string(strategy));
         EXPECT_EQ(ksync::cuda::reduce(stream, data.data(), n, op, strategy), expected);
@@ -93,6 +94,7 @@ TYPED_TEST(NativeReduceGpu, DotTransformReduceAndMisalignedDataMatchTheReference
     const std::vector<T> x_tail(x_host.begin() + 1, x_host.end());
     const std::vector<T> y_head(y_host.begin(), y_host.end() - 1);
     for (const auto strategy : native_strategies) {
+      if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       const std::vector<T> x_head(x_host.begin(), x_host.end() - 1);
       EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data(), y.data(), n, strategy),
@@ -124,6 +126,7 @@ TEST(NativeReduceTuningGpu, EveryBlockSizeItemCountOccupancyAndClusterSizeGivesT
                                                   .blocks_per_sm = blocks_per_sm,
                                                   .cluster_size = cluster_size};
           for (const auto strategy : native_strategies) {
+            if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
             if (strategy != reduce_strategy::cluster && cluster_size != 8) continue;
             SCOPED_TRACE(::testing::Message()
                          << "block_size " << block_size << ", items " << items << ", blocks/SM " << blocks_per_sm
@@ -158,6 +161,7 @@ TEST(NativeReduceConcurrencyGpu, RepeatedCallsOnTwoStreamsStayCorrect) {
   constexpr int rounds = 20;
   device_buffer<std::int64_t> results(2 * rounds);
   for (const auto strategy : native_strategies) {
+    if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
     SCOPED_TRACE(ksync::to_string(strategy));
     for (int round = 0; round < rounds; ++round) {
       ksync::cuda::reduce(streams[0], first.data(), first.size(), reduce_op::sum, strategy, results.data() + 2 * round);
@@ -195,6 +199,7 @@ TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
   const std::int32_t negative = -4;  // at 2^32 - 1
   ASSERT_EQ(cudaMemcpy(data.data() + (std::size_t{1} << 32) - 1, &negative, 4, cudaMemcpyHostToDevice), cudaSuccess);
   for (const auto strategy : native_strategies) {
+    if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
     SCOPED_TRACE(ksync::to_string(strategy));
     EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy), 9);
     EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::max, strategy), 7);
@@ -217,6 +222,7 @@ TYPED_TEST(NativeReduceRoundingGpu, SumErrorStaysWithinTheDocumentedBound) {
     const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
     const device_buffer<T> data(host);
     for (const auto strategy : native_strategies) {
+      if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       const long double error =
           static_cast<long double>(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy)) -
@@ -268,6 +274,21 @@ TEST(NativeReduceArgumentsGpu, AGridSyncGridThatCannotBeCoResidentIsRefused) {
   } catch (const std::invalid_argument& error) {
     EXPECT_NE(std::string(error.what()).find("grid_sync needs every block resident at once"), std::string::npos)
         << error.what();
+  }
+}
+
+// Where clusters cannot run, reduce_strategy::cluster is refused before any work, naming the device and what
+// it lacks (the portable twin is in bridge_test.cpp).
+TEST(ClusterRefusalGpu, TheClusterStrategyIsRefusedNamingTheDevice) {
+  KSYNC_REQUIRE_GPU();
+  const auto& support = ksync::test::cluster_support_here();
+  if (support.available) GTEST_SKIP() << "ksync-skip: clusters run here; the reduction tests run the strategy";
+  const device_buffer<float> data(std::vector<float>(1000, 1.0f));
+  try {
+    (void)ksync::cuda::reduce(cudaStreamPerThread, data.data(), data.size(), reduce_op::sum, reduce_strategy::cluster);
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "ksync::cuda::reduce: " + support.reason);
   }
 }
 

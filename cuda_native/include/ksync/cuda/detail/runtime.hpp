@@ -15,6 +15,27 @@ namespace ksync::cuda {
 // callers (tests, benchmarks) can skip GPU work cleanly on a machine without a GPU.
 [[nodiscard]] int visible_device_count() noexcept;
 
+// NVIDIA GPUs the kernel driver lists (/proc/driver/nvidia/gpus), whatever the CUDA runtime can reach: a
+// process whose runtime sees fewer has lost GPUs the machine has (a container or chroot without the driver's
+// libraries, a driver/runtime mismatch). 0 where the driver is absent. Never throws.
+[[nodiscard]] int driver_listed_gpu_count() noexcept;
+
+// What a program that needs `required` GPUs does when the runtime sees `visible` of them.
+//   run   — enough are visible;
+//   skip  — the machine lacks them, or CUDA_VISIBLE_DEVICES (`devices_restricted`) hides them on purpose;
+//   fail  — the driver lists enough (`listed`) but the runtime does not see them: skipping would report a
+//           machine with GPUs as one without.
+enum class gpu_presence { run, skip, fail };
+[[nodiscard]] constexpr gpu_presence judge_gpu_presence(int required, int visible, int listed,
+                                                        bool devices_restricted) noexcept {
+  if (visible >= required) return gpu_presence::run;
+  if (devices_restricted || listed < required) return gpu_presence::skip;
+  return gpu_presence::fail;
+}
+
+// judge_gpu_presence for this process (CUDA_VISIBLE_DEVICES set, even empty, counts as restricted).
+[[nodiscard]] gpu_presence gpu_presence_here(int required) noexcept;
+
 namespace detail {
 
 // The device that owns `stream`'s work (the current device for the legacy/per-thread default streams).

@@ -4,19 +4,31 @@
 // cluster.sync() and read each other's shared memory (distributed shared memory, cluster.map_shared_rank).
 //   cluster_launch   a kernel launched with cudaLaunchKernelEx and a cluster dimension of 1, 2, 4, 8 or 16
 //                    (16 needs the non-portable attribute, which the constructor sets); the constructor
-//                    refuses with std::invalid_argument a device without clusters, another size, or a size
-//                    the device does not accept for this kernel and block size.
+//                    refuses with std::invalid_argument a device without clusters, a kernel compiled without
+//                    sm_90 code (cluster_support.hpp), another size, or a size the device does not accept
+//                    for this kernel and block size.
 //   cluster_rotate   a building block: each block publishes a value in its shared memory and reads that of
 //                    the block `shift` ranks further on in its cluster.
+// Device code that uses clusters compiles for every architecture: below sm_90 it is a trap that no launch
+// reaches, since cluster_launch refuses such code first (KSYNC_CLUSTER_CODE says which form is compiled).
 #pragma once
 
 #include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device/cluster_support.hpp>
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
+
+// 1 where the code being compiled can use thread-block clusters (the host pass, and device code for sm_90
+// and newer), 0 in device code for older architectures.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define KSYNC_CLUSTER_CODE 0
+#else
+#define KSYNC_CLUSTER_CODE 1
+#endif
 
 namespace ksync::cuda {
 
@@ -32,10 +44,7 @@ class cluster_launch {
     detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
                            " is outside [1, 1024]");
     const int device = detail::stream_device(stream);
-    int supported = 0;
-    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrClusterLaunch, device));
-    detail::check_argument(supported != 0, where, "thread-block clusters need sm_90 or newer, which device ", device,
-                           " is not");
+    detail::require_cluster_code(where, reinterpret_cast<const void*>(kernel), device);
     if (cluster_size > 8) {
       const cudaError_t allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
       if (allowed != cudaSuccess) (void)cudaGetLastError();
@@ -97,6 +106,12 @@ class cluster_launch {
 // neighbour has read it.
 template <class T>
 __device__ T cluster_rotate(T& slot, const T& mine, unsigned int shift) {
+#if !KSYNC_CLUSTER_CODE
+  (void)slot;
+  (void)shift;
+  __trap();  // not reached: cluster_launch refuses kernels without sm_90 code
+  return mine;
+#else
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
   if (threadIdx.x == 0) slot = mine;
@@ -109,6 +124,7 @@ __device__ T cluster_rotate(T& slot, const T& mine, unsigned int shift) {
   // shared memory) or overwrites its slot while another block still reads it.
   cluster.sync();
   return theirs;
+#endif
 }
 
 }  // namespace ksync::cuda

@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(BlockSize)
       if (threadIdx.x == 0) *result = total;
     }
   } else if constexpr (Strategy == reduce_strategy::cluster) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if KSYNC_CLUSTER_CODE
     const cg::cluster_group cluster = cg::this_cluster();
     __shared__ T block_slot;
     if (threadIdx.x == 0) block_slot = block_value;
@@ -164,7 +164,7 @@ __global__ void __launch_bounds__(BlockSize)
       finish_last_block<BlockSize>(cluster_value, cluster_index, clusters, partials, ticket, result, scratch, op);
     }
 #else
-    __trap();  // clusters need sm_90; the launcher refuses them on older devices before launching
+    __trap();  // not reached: cluster_launch refuses code without clusters before launching
 #endif
   }
 }

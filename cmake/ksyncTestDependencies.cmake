@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# GoogleTest and Google Benchmark, needed only for ksync's own tests and benchmarks.
+#
+# ksync_find_or_fetch(<package> <floor> <name> <url> <sha256> <source variable>)
+#   find_package(<package> <floor>) first — an installed copy at or above the floor is used as it is. Else the
+#   source comes from the cache variable <source variable> (default: the environment variable of the same
+#   name), a source directory or a release tarball on this machine, for machines without internet; else the
+#   pinned release <url> is downloaded and checked against <sha256>. Either way it is built inside ksync's
+#   build tree (FetchContent) and never installed with ksync. Says which of the three it used.
+include(FetchContent)
+
+function(ksync_find_or_fetch package floor name url sha256 source_variable)
+  find_package(${package} ${floor} CONFIG QUIET)
+  if(${package}_FOUND)
+    message(STATUS "ksync: ${package} ${${package}_VERSION} found (${${package}_DIR})")
+    set_property(GLOBAL APPEND PROPERTY KSYNC_TEST_DEPENDENCIES "${package} ${${package}_VERSION}, installed (${${package}_DIR})")
+    set(${package}_VERSION "${${package}_VERSION}" PARENT_SCOPE)
+    return()
+  endif()
+  set(${source_variable} "$ENV{${source_variable}}" CACHE STRING
+      "${package} sources to build when no ${package} >= ${floor} is installed: a directory or a tarball (default: download ${url})")
+  set(source "${${source_variable}}")
+  if(source STREQUAL "")
+    message(STATUS "ksync: no ${package} >= ${floor} installed; downloading ${url} (checked against SHA-256 ${sha256})")
+    FetchContent_Declare(${name} URL "${url}" URL_HASH SHA256=${sha256})
+    set(origin "the pinned release ${url}")
+  elseif(IS_DIRECTORY "${source}")
+    message(STATUS "ksync: no ${package} >= ${floor} installed; building the sources in ${source} (${source_variable})")
+    FetchContent_Declare(${name} SOURCE_DIR "${source}")
+    set(origin "built from ${source}")
+  elseif(EXISTS "${source}")
+    file(SHA256 "${source}" local_sha256)
+    set(note "a local tarball, not the pinned release")
+    if(local_sha256 STREQUAL sha256)
+      set(note "the pinned release")
+    endif()
+    message(STATUS "ksync: no ${package} >= ${floor} installed; building ${source} (${source_variable}; SHA-256 "
+                   "${local_sha256}: ${note})")
+    FetchContent_Declare(${name} URL "${source}")
+    set(origin "built from ${source} (${note})")
+  else()
+    message(FATAL_ERROR "${source_variable} = '${source}' is neither a directory nor a file; point it at ${package} "
+                        "sources (a directory or a release tarball), or unset it to download ${url}")
+  endif()
+  FetchContent_MakeAvailable(${name})
+  set_property(GLOBAL APPEND PROPERTY KSYNC_TEST_DEPENDENCIES "${package}: ${origin}")
+endfunction()
+
+# Pinned releases (hashes of the release archives as published).
+set(KSYNC_GOOGLETEST_URL "https://github.com/google/googletest/archive/refs/tags/v1.17.0.tar.gz")
+set(KSYNC_GOOGLETEST_SHA256 "65fab701d9829d38cb77c14acdc431d2108bfdbf8979e40eb8ae567edf10b27c")
+set(KSYNC_BENCHMARK_URL "https://github.com/google/benchmark/archive/v1.9.4.tar.gz")
+set(KSYNC_BENCHMARK_SHA256 "b334658edd35efcf06a99d9be21e4e93e092bd5f95074c1673d5c8705d95c104")
+
+# GoogleTest >= 1.11 (GTEST_SKIP and the CMake package ksync relies on). Built without its install rules.
+macro(ksync_require_googletest)
+  if(NOT TARGET GTest::gtest)
+    set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+    set(BUILD_GMOCK OFF CACHE BOOL "" FORCE)
+    ksync_find_or_fetch(GTest 1.11 googletest "${KSYNC_GOOGLETEST_URL}" "${KSYNC_GOOGLETEST_SHA256}"
+                        KSYNC_GOOGLETEST_SOURCE)
+  endif()
+endmacro()
+
+# Google Benchmark >= 1.7 (Debian 12's; bench/common.hpp adapts the flags that changed in 1.8). Built without
+# its own tests, install rules or -Werror.
+macro(ksync_require_benchmark)
+  if(NOT TARGET benchmark::benchmark)
+    set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
+    set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)
+    set(BENCHMARK_ENABLE_INSTALL OFF CACHE BOOL "" FORCE)
+    set(BENCHMARK_INSTALL_DOCS OFF CACHE BOOL "" FORCE)
+    set(BENCHMARK_ENABLE_WERROR OFF CACHE BOOL "" FORCE)
+    set(BENCHMARK_ENABLE_LIBPFM OFF CACHE BOOL "" FORCE)
+    ksync_find_or_fetch(benchmark 1.7 benchmark "${KSYNC_BENCHMARK_URL}" "${KSYNC_BENCHMARK_SHA256}"
+                        KSYNC_BENCHMARK_SOURCE)
+  endif()
+  # The version the benchmarks were built against: the flags Google Benchmark takes changed in 1.8.
+  if(DEFINED benchmark_VERSION AND NOT benchmark_VERSION STREQUAL "")
+    set(KSYNC_BENCHMARK_VERSION "${benchmark_VERSION}")
+  else()
+    FetchContent_GetProperties(benchmark SOURCE_DIR benchmark_source)
+    file(STRINGS "${benchmark_source}/CMakeLists.txt" benchmark_project REGEX "project *\\(benchmark")
+    string(REGEX MATCH "VERSION +([0-9]+\\.[0-9]+\\.[0-9]+)" benchmark_project "${benchmark_project}")
+    set(KSYNC_BENCHMARK_VERSION "${CMAKE_MATCH_1}")
+  endif()
+endmacro()
