@@ -10,50 +10,22 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ksync::bench {
 
-// Google Benchmark's version, from CMake (bench/CMakeLists.txt).
-#if !defined(KSYNC_BENCHMARK_VERSION_MAJOR) || !defined(KSYNC_BENCHMARK_VERSION_MINOR)
-#error "bench/CMakeLists.txt defines KSYNC_BENCHMARK_VERSION_MAJOR and _MINOR for every benchmark binary"
-#endif
-inline constexpr bool benchmark_takes_time_units = KSYNC_BENCHMARK_VERSION_MAJOR > 1 ||
-                                                   (KSYNC_BENCHMARK_VERSION_MAJOR == 1 &&
-                                                    KSYNC_BENCHMARK_VERSION_MINOR >= 8);
-
-// Google Benchmark 1.8 made --benchmark_min_time take a unit ("0.02s", or "100x" for iterations); 1.7
-// takes plain seconds ("0.02") and rejects the unit. ksync's scripts write the 1.8 form; built against 1.7,
-// a seconds value loses its "s" here (an iteration count has no 1.7 form: refused by name).
-inline std::string benchmark_flag_for_this_version(std::string flag) {
-  constexpr std::string_view min_time = "--benchmark_min_time=";
-  if (benchmark_takes_time_units || flag.rfind(min_time, 0) != 0) return flag;
-  if (flag.size() > min_time.size() && flag.back() == 's') flag.pop_back();
-  if (!flag.empty() && flag.back() == 'x') {
-    throw std::invalid_argument(flag + ": Google Benchmark " + std::to_string(KSYNC_BENCHMARK_VERSION_MAJOR) + "." +
-                                std::to_string(KSYNC_BENCHMARK_VERSION_MINOR) +
-                                " takes --benchmark_min_time in seconds only (iteration counts need 1.8)");
-  }
-  return flag;
-}
-
-// Removes --ksync_smoke from the command line (Google Benchmark rejects flags it does not know), reports
-// whether it was there, and writes the remaining flags in the form this Google Benchmark reads. The
-// rewritten flags live as long as the program (argv points into them).
+// Removes --ksync_smoke from the command line (Google Benchmark rejects flags it does not know) and
+// reports whether it was there.
 inline bool take_smoke_flag(int& argc, char** argv) {
-  static std::vector<std::string> rewritten;
-  rewritten.reserve(static_cast<std::size_t>(argc));
   bool smoke = false;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--ksync_smoke") == 0) {
       smoke = true;
     } else {
-      rewritten.push_back(benchmark_flag_for_this_version(argv[i]));
-      argv[kept++] = rewritten.back().data();
+      argv[kept++] = argv[i];
     }
   }
   argc = kept;

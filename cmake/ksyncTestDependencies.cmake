@@ -3,30 +3,32 @@
 # GoogleTest and Google Benchmark, needed only for ksync's own tests and benchmarks.
 #
 # ksync_find_or_fetch(<package> <floor> <name> <url> <sha256> <source variable>)
-#   find_package(<package> <floor>) first — an installed copy at or above the floor is used as it is. Else the
-#   source comes from the cache variable <source variable> (default: the environment variable of the same
-#   name), a source directory or a release tarball on this machine, for machines without internet; else the
-#   pinned release <url> is downloaded and checked against <sha256>. Either way it is built inside ksync's
-#   build tree (FetchContent) and never installed with ksync. Says which of the three it used.
+#   The sources named by the cache variable <source variable> (default: the environment variable of the same
+#   name) when it is set: a source directory or a release tarball on this machine, for machines without
+#   internet or for a version of one's choice. Else find_package(<package> <floor>): an installed copy at or
+#   above the floor is used as it is. Else the pinned release <url>, downloaded and checked against
+#   <sha256>. Sources are built inside ksync's build tree (FetchContent) and never installed with ksync.
+#   Says which of the three it used.
 include(FetchContent)
 
 function(ksync_find_or_fetch package floor name url sha256 source_variable)
-  find_package(${package} ${floor} CONFIG QUIET)
-  if(${package}_FOUND)
-    message(STATUS "ksync: ${package} ${${package}_VERSION} found (${${package}_DIR})")
-    set_property(GLOBAL APPEND PROPERTY KSYNC_TEST_DEPENDENCIES "${package} ${${package}_VERSION}, installed (${${package}_DIR})")
-    set(${package}_VERSION "${${package}_VERSION}" PARENT_SCOPE)
-    return()
-  endif()
   set(${source_variable} "$ENV{${source_variable}}" CACHE STRING
-      "${package} sources to build when no ${package} >= ${floor} is installed: a directory or a tarball (default: download ${url})")
+      "${package} sources to build instead of an installed ${package}: a directory or a tarball (empty: an installed ${package} >= ${floor}, else download ${url})")
   set(source "${${source_variable}}")
+  if(source STREQUAL "")
+    find_package(${package} ${floor} CONFIG QUIET)
+    if(${package}_FOUND)
+      message(STATUS "ksync: ${package} ${${package}_VERSION} found (${${package}_DIR})")
+      set_property(GLOBAL APPEND PROPERTY KSYNC_TEST_DEPENDENCIES "${package} ${${package}_VERSION}, installed (${${package}_DIR})")
+      return()
+    endif()
+  endif()
   if(source STREQUAL "")
     message(STATUS "ksync: no ${package} >= ${floor} installed; downloading ${url} (checked against SHA-256 ${sha256})")
     FetchContent_Declare(${name} URL "${url}" URL_HASH SHA256=${sha256})
     set(origin "the pinned release ${url}")
   elseif(IS_DIRECTORY "${source}")
-    message(STATUS "ksync: no ${package} >= ${floor} installed; building the sources in ${source} (${source_variable})")
+    message(STATUS "ksync: building ${package} from the sources in ${source} (${source_variable})")
     FetchContent_Declare(${name} SOURCE_DIR "${source}")
     set(origin "built from ${source}")
   elseif(EXISTS "${source}")
@@ -35,8 +37,7 @@ function(ksync_find_or_fetch package floor name url sha256 source_variable)
     if(local_sha256 STREQUAL sha256)
       set(note "the pinned release")
     endif()
-    message(STATUS "ksync: no ${package} >= ${floor} installed; building ${source} (${source_variable}; SHA-256 "
-                   "${local_sha256}: ${note})")
+    message(STATUS "ksync: building ${package} from ${source} (${source_variable}; SHA-256 ${local_sha256}: ${note})")
     FetchContent_Declare(${name} URL "${source}")
     set(origin "built from ${source} (${note})")
   else()
@@ -63,8 +64,9 @@ macro(ksync_require_googletest)
   endif()
 endmacro()
 
-# Google Benchmark >= 1.7 (Debian 12's; bench/common.hpp adapts the flags that changed in 1.8). Built without
-# its own tests, install rules or -Werror.
+# Google Benchmark >= 1.8: the benchmarks name rows with std::string and the scripts pass
+# --benchmark_min_time with a unit ("0.02s"), both new in 1.8 (Debian 12's 1.7.1 takes neither, so there the
+# pinned release is built). Built without its own tests, install rules or -Werror.
 macro(ksync_require_benchmark)
   if(NOT TARGET benchmark::benchmark)
     set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
@@ -73,16 +75,7 @@ macro(ksync_require_benchmark)
     set(BENCHMARK_INSTALL_DOCS OFF CACHE BOOL "" FORCE)
     set(BENCHMARK_ENABLE_WERROR OFF CACHE BOOL "" FORCE)
     set(BENCHMARK_ENABLE_LIBPFM OFF CACHE BOOL "" FORCE)
-    ksync_find_or_fetch(benchmark 1.7 benchmark "${KSYNC_BENCHMARK_URL}" "${KSYNC_BENCHMARK_SHA256}"
+    ksync_find_or_fetch(benchmark 1.8 benchmark "${KSYNC_BENCHMARK_URL}" "${KSYNC_BENCHMARK_SHA256}"
                         KSYNC_BENCHMARK_SOURCE)
-  endif()
-  # The version the benchmarks were built against: the flags Google Benchmark takes changed in 1.8.
-  if(DEFINED benchmark_VERSION AND NOT benchmark_VERSION STREQUAL "")
-    set(KSYNC_BENCHMARK_VERSION "${benchmark_VERSION}")
-  else()
-    FetchContent_GetProperties(benchmark SOURCE_DIR benchmark_source)
-    file(STRINGS "${benchmark_source}/CMakeLists.txt" benchmark_project REGEX "project *\\(benchmark")
-    string(REGEX MATCH "VERSION +([0-9]+\\.[0-9]+\\.[0-9]+)" benchmark_project "${benchmark_project}")
-    set(KSYNC_BENCHMARK_VERSION "${CMAKE_MATCH_1}")
   endif()
 endmacro()
