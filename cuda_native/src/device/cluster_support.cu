@@ -5,6 +5,8 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -52,7 +54,21 @@ cluster_support query_cluster_support(int device) {
 namespace detail {
 
 void require_cluster_code(const char* where, const void* kernel, int device) {
-  const std::string reason = cluster_gap(kernel, device);
+  // Asked on every cluster launch (reduce_strategy::cluster builds one per call): the answer for a kernel
+  // and a device never changes, and cudaGetDeviceProperties is too slow to repeat per launch.
+  static std::mutex guard;
+  static std::map<std::pair<const void*, int>, std::string> answers;
+  std::string reason;
+  {
+    const std::lock_guard<std::mutex> lock(guard);
+    const auto known = answers.find({kernel, device});
+    if (known != answers.end()) {
+      reason = known->second;
+    } else {
+      reason = cluster_gap(kernel, device);
+      answers.emplace(std::pair{kernel, device}, reason);
+    }
+  }
   check_argument(reason.empty(), where, reason);
 }
 
