@@ -44,7 +44,8 @@ namespace ksync::test {
 inline const ksync::cuda::cluster_support& cluster_support_here() {
   static const ksync::cuda::cluster_support support = [] {
     int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return ksync::cuda::cluster_support{false, "no device"};
+    if (cudaGetDevice(&device) != cudaSuccess)
+      return ksync::cuda::cluster_support{.available = false, .reason = "no current device"};
     return ksync::cuda::query_cluster_support(device);
   }();
   return support;

@@ -26,7 +26,7 @@ using per_type_values = value_types;
 
 struct value_type_index {
   template <class T>
-  static std::string GetName(int) {
+  static std::string GetName(int /*index*/) {  // NOLINT(readability-identifier-naming): GoogleTest's name
     if constexpr (std::is_same_v<T, std::int32_t>) {
       return "0";
     } else if constexpr (std::is_same_v<T, std::int64_t>) {

@@ -48,7 +48,7 @@ std::string cluster_gap(const void* kernel, int device) {
 cluster_support query_cluster_support(int device) {
   std::string reason = cluster_gap(reinterpret_cast<const void*>(&cluster_support_probe), device);
   const bool available = reason.empty();
-  return {available, std::move(reason)};
+  return {.available = available, .reason = std::move(reason)};
 }
 
 namespace detail {
