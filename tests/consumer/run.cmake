@@ -16,7 +16,10 @@ run_step("install" "${CMAKE_COMMAND}" --install "${KSYNC_BUILD_DIR}" --prefix "$
 set(configure_args -S "${CONSUMER_SOURCE_DIR}" -B "${build}" -G "${GENERATOR}"
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${prefix} -DKokkos_DIR=${Kokkos_DIR})
 if(CUDA_COMPILER)
-  list(APPEND configure_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES})
+  list(APPEND configure_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+  # The architectures ksync was built for, as CMake reads them from the environment: a list such as "80;90"
+  # cannot pass through a -D argument of execute_process whole.
+  set(ENV{CUDAARCHS} "${CUDA_ARCHITECTURES}")
 endif()
 run_step("configure" "${CMAKE_COMMAND}" ${configure_args})
 run_step("build" "${CMAKE_COMMAND}" --build "${build}")
