@@ -11,7 +11,8 @@
 #     3. the GPUs of this machine, as the driver reports them (nvidia-smi's compute_cap);
 #     4. none of those (a build machine without a GPU, such as CI): 80 and 90, machine code for both. These
 #        are the two ways ksync's device code differs (thread-block clusters exist from sm_90 on), so both
-#        paths compile; any other GPU from sm_75 runs the sm_80 or sm_90 code or JIT-compiles its PTX.
+#        paths compile. GPUs from sm_80 on run that code (newer ones JIT-compile the sm_90 PTX); a Turing
+#        GPU (sm_75) needs a build of its own (-DCMAKE_CUDA_ARCHITECTURES=75), PTX being compiled only upward.
 #
 # ksync_kokkos_target(<target>)
 #   A target whose sources include Kokkos compiles its CUDA for Kokkos' architecture, whatever the native
