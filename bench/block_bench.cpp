@@ -23,6 +23,7 @@ void time_reverse_out_of_place(benchmark::State& state) {
   const auto in = make_input(exec, n);
   const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
   time_on_instance(state, exec, 2 * n * 4, [&] { ksync::reverse(exec, in, out); });
+  ksync::bench::check_elements(state, exec, out, ksync::bench::reversed_pattern{n}, "reversed copy");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -31,6 +32,10 @@ void time_reverse_in_place(benchmark::State& state) {
   const Exec exec;
   const auto data = make_input(exec, n);
   time_on_instance(state, exec, 2 * n * 4, [&] { ksync::reverse(exec, data); });
+  // The timed calls reversed the data an unknown number of times: check one call on fresh data.
+  const auto fresh = make_input(exec, n);
+  ksync::reverse(exec, fresh);
+  ksync::bench::check_elements(state, exec, fresh, ksync::bench::reversed_pattern{n}, "data reversed in place");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -41,6 +46,7 @@ void time_segment_reduce(benchmark::State& state, ksync::team_reduce_form form, 
   const Kokkos::View<float*> out("ksync::bench::segments", (n + segment - 1) / segment);
   time_on_instance(state, exec, n * 4,
                    [&] { ksync::segment_reduce(exec, data, segment, ksync::reduce_op::sum, form, out); });
+  ksync::bench::check_elements(state, exec, out, ksync::bench::pattern_segment_sums{n, segment}, "segment sums");
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
@@ -55,6 +61,7 @@ void time_segment_predicates(benchmark::State& state) {
   Kokkos::deep_copy(exec, flags, 1);
   const Kokkos::View<ksync::predicate_summary*> out("ksync::bench::summaries", (n + 255) / 256);
   time_on_instance(state, exec, n * 4, [&] { ksync::segment_predicates(exec, flags, 256, out); });
+  ksync::bench::check_elements(state, exec, out, ksync::bench::all_true_summaries{n, 256}, "segment summaries");
   state.counters["n"] = static_cast<double>(n);
 }
 

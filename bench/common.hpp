@@ -2,7 +2,7 @@
 // What every ksync benchmark binary shares: the --ksync_smoke flag and the problem sizes.
 #pragma once
 
-#include <ksync/stencil.hpp>  // KSYNC_HOST_DEVICE
+#include "checks.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -61,14 +61,6 @@ inline std::vector<std::int64_t> block_sizes(bool smoke) {
   return {std::int64_t{1} << 26};
 }
 
-// The inputs every suite reduces: x[i] = i % 8 (small integers, not zeros: zeros hide unwritten data and
-// can run faster than real data). Their exact sum, to check each benchmark's result.
-inline double pattern_sum(std::int64_t n) {
-  const std::int64_t full_periods = n / 8;  // each period 0..7 sums to 28
-  const auto rest = static_cast<double>(n % 8);
-  return 28.0 * static_cast<double>(full_periods) + 0.5 * rest * (rest - 1.0);
-}
-
 // The pattern's dot product with itself: each period 0..7 contributes 0 + 1 + 4 + ... + 49 = 140.
 inline double pattern_dot(std::int64_t n) {
   double rest = 0;
@@ -78,21 +70,17 @@ inline double pattern_dot(std::int64_t n) {
   return 140.0 * static_cast<double>(full_periods) + rest;
 }
 
-// Marks the benchmark failed when `value` is not the pattern's result (float sums of 2^28 values round:
-// 1e-3 relative); `what` is "sum", "min", "max" or "dot".
+// Fails the row when `value` is not the pattern's result (float sums of 2^28 values round: 1e-3 relative);
+// `what` is "sum", "min", "max" or "dot".
 inline void check_pattern_result(benchmark::State& state, double value, std::int64_t n, const char* what) {
   const std::string_view op = what;
   const double expected = op == "sum"   ? pattern_sum(n)
                           : op == "dot" ? pattern_dot(n)
                           : op == "min" ? 0.0
                                         : static_cast<double>(std::min<std::int64_t>(n, 8) - 1);
-  if (std::fabs(value - expected) > 1e-3 * std::fabs(expected)) state.SkipWithError("wrong result");
-}
-
-// Marks the benchmark failed when `sum` is not the pattern's sum (float sums of 2^28 values round: 1e-3).
-inline void check_pattern_sum(benchmark::State& state, double sum, std::int64_t n) {
-  const double expected = pattern_sum(n);
-  if (std::fabs(sum - expected) > 1e-3 * expected) state.SkipWithError("wrong sum");
+  if (std::fabs(value - expected) > 1e-3 * std::fabs(expected))
+    check_failed(state, std::string(what) + " of " + std::to_string(n) + " elements is " + std::to_string(value) +
+                            ", expected " + std::to_string(expected));
 }
 
 // How calls are timed. `throughput` (the default): a sample is a batch of back-to-back calls on one stream

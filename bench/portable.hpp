@@ -9,15 +9,16 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
 
 namespace ksync::bench {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 
-// x[i] = i % 8: see ksync::bench::pattern_sum.
+// x[i] = pattern_value(i) (checks.hpp).
 struct FillPattern {
   Kokkos::View<float*> data;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { data(i) = static_cast<float>(i % 8); }
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { data(i) = pattern_value(i); }
 };
 
 inline Kokkos::View<float*> make_input(const Exec& exec, std::int64_t n) {
@@ -26,6 +27,28 @@ inline Kokkos::View<float*> make_input(const Exec& exec, std::int64_t n) {
                        FillPattern{data});
   exec.fence("ksync::bench::fill");
   return data;
+}
+
+// How many elements of `data` differ from expected(i) (checks.hpp).
+template <class View, class Expected>
+struct CountMismatches {
+  View data;
+  Expected expected;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
+    count += same(data(i), expected(i)) ? 0 : 1;
+  }
+};
+
+// Fails the row unless every element of the rank-1 View `data` equals expected(i). A blocking reduction on
+// `exec`: it runs after the instance's timed work.
+template <class View, class Expected>
+void check_elements(benchmark::State& state, const Exec& exec, const View& data, Expected expected,
+                    const std::string& what) {
+  const auto n = static_cast<std::int64_t>(data.extent(0));
+  std::int64_t mismatches = 0;
+  Kokkos::parallel_reduce("ksync::bench::check", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                          CountMismatches<View, Expected>{data, expected}, mismatches);
+  check_mismatches(state, mismatches, n, what);
 }
 
 // Times `run` as seen by `exec`: each sample is a batch of calls (see ksync::bench::timing) followed by a

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Entry point of the portable benchmark suites (Kokkos' default execution space).
+// Entry point of the portable benchmark suites (Kokkos' default execution space). Exits 1 when a row failed
+// its result check (checks.hpp).
 #include "portable.hpp"
 
 #include <ksync/config.hpp>
@@ -40,5 +41,5 @@ int main(int argc, char** argv) {
 #endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  return 0;
+  return ksync::bench::suite_exit_status("ksync_portable_bench");
 }

@@ -141,7 +141,7 @@ void time_cluster_sync(benchmark::State& state, int cluster_size, int rounds) {
   try {
     refusable.emplace("barrier bench", cluster_sync_rounds, 128, cluster_size, 0, cudaStreamPerThread);
   } catch (const std::invalid_argument& refusal) {
-    state.SkipWithError(refusal.what());  // a size this device does not accept (16 is not portable)
+    ksync::bench::refused(state, refusal.what());  // a size this device does not accept (16 is not portable)
     return;
   }
   auto& launch = *refusable;
@@ -185,7 +185,7 @@ void time_grid_barrier(benchmark::State& state, int kind, int per_multiprocessor
       ksync::bench::timing::latency);
   record_barrier_grid(state, rounds, grid.blocks, 256);
   if (spin_state.to_host()[0].timed_out + volatile_state.to_host()[0].timed_out != 0) {
-    state.SkipWithError("a spin barrier timed out");
+    ksync::bench::row_failed(state, "a spin barrier timed out");
   }
 }
 

@@ -24,6 +24,7 @@ void time_reverse_out_of_place(benchmark::State& state) {
   time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
     ksync::cuda::reverse(cudaStreamPerThread, in.data(), out.data(), static_cast<std::size_t>(n));
   });
+  ksync::bench::check_elements(state, out.data(), n, ksync::bench::reversed_pattern{n}, "reversed copy");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -32,6 +33,10 @@ void time_reverse_in_place(benchmark::State& state) {
   auto data = make_input(n);
   time_on_stream(state, cudaStreamPerThread, 2 * n * 4,
                  [&] { ksync::cuda::reverse(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n)); });
+  // The timed calls reversed the data an unknown number of times: check one call on fresh data.
+  auto fresh = make_input(n);
+  ksync::cuda::reverse(cudaStreamPerThread, fresh.data(), static_cast<std::size_t>(n));
+  ksync::bench::check_elements(state, fresh.data(), n, ksync::bench::reversed_pattern{n}, "data reversed in place");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -44,6 +49,8 @@ void time_segment_reduce(benchmark::State& state, ksync::cuda::block_reduce_form
     ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), segment,
                                 ksync::reduce_op::sum, form, out.data());
   });
+  ksync::bench::check_elements(state, out.data(), segments, ksync::bench::pattern_segment_sums{n, segment},
+                               "segment sums");
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
@@ -58,6 +65,8 @@ void time_segment_predicates(benchmark::State& state) {
   time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
     ksync::cuda::segment_predicates(cudaStreamPerThread, flags.data(), static_cast<std::size_t>(n), 256, out.data());
   });
+  ksync::bench::check_elements(state, out.data(), (n + 255) / 256, ksync::bench::all_true_summaries{n, 256},
+                               "segment summaries");
   state.counters["n"] = static_cast<double>(n);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Entry point of the native benchmark suites. Exits 77 (CTest: skipped) when no GPU is visible.
+// Entry point of the native benchmark suites. Exits 77 (CTest: skipped) when no GPU is visible, 1 when a
+// row failed its result check (checks.hpp).
 #include "../common.hpp"
 
 #include <ksync/cuda/detail/error.hpp>
@@ -49,5 +50,5 @@ int main(int argc, char** argv) {
                               std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  return 0;
+  return ksync::bench::suite_exit_status("ksync_native_bench");
 }

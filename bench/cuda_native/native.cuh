@@ -11,18 +11,20 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ksync::bench {
 
 // Internal linkage: each suite's translation unit gets its own copy of the fill kernel and the helpers.
 namespace {
 
-// x[i] = i % 8: see ksync::bench::pattern_sum.
+// x[i] = pattern_value(i) (checks.hpp).
 template <class T>
 __global__ void fill_pattern(T* data, std::int64_t n) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    data[i] = static_cast<T>(i % 8);
+    data[i] = static_cast<T>(pattern_value(i));
   }
 }
 
@@ -33,6 +35,27 @@ ksync::cuda::device_buffer<T> make_input(std::int64_t n) {
   KSYNC_CUDA_CHECK(cudaGetLastError());
   KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
   return data;
+}
+
+// How many of data[0, n) differ from expected(i) (checks.hpp), added to *count.
+template <class T, class Expected>
+__global__ void count_mismatches(const T* data, std::int64_t n, Expected expected, unsigned long long* count) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  unsigned long long mine = 0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    mine += same(data[i], expected(i)) ? 0 : 1;
+  if (mine != 0) atomicAdd(count, mine);
+}
+
+// Fails the row unless every element of the device array data[0, n) equals expected(i). Runs after the
+// stream's work (the legacy default stream waits for cudaStreamPerThread and every blocking stream).
+template <class T, class Expected>
+void check_elements(benchmark::State& state, const T* data, std::int64_t n, Expected expected,
+                    const std::string& what) {
+  ksync::cuda::device_buffer<unsigned long long> count(std::vector<unsigned long long>{0});
+  count_mismatches<<<1024, 256>>>(data, n, expected, count.data());
+  KSYNC_CUDA_CHECK(cudaGetLastError());
+  check_mismatches(state, static_cast<std::int64_t>(count.to_host().at(0)), n, what);
 }
 
 // Times `run` with events recorded on `stream` around each sample (see ksync::bench::timing), after one
