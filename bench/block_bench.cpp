@@ -3,6 +3,7 @@
 // segment size (the per-segment cost shows what a team barrier costs), and segment predicates.
 #include "portable.hpp"
 
+#include <ksync/detail/fold.hpp>  // runs_on_host
 #include <ksync/predicates.hpp>
 #include <ksync/reverse.hpp>
 #include <ksync/segment_reduce.hpp>
@@ -72,9 +73,10 @@ void ksync::bench::register_block_benchmarks(bool smoke) {
       ksync::team_reduce_form::team_reduce, ksync::team_reduce_form::team_thread_range,
       ksync::team_reduce_form::team_vector_range, ksync::team_reduce_form::thread_vector_range};
   for (const auto n : block_sizes(smoke)) {
-    benchmark::RegisterBenchmark("portable/device_copy/float", device_copy, ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
+    if (!ksync::bench::in_reduce_sweep(n, smoke, ksync::detail::runs_on_host<Exec>))
+      benchmark::RegisterBenchmark("portable/device_copy/float", device_copy, ksync::bench::timing::throughput)
+          ->Arg(n)
+          ->UseManualTime();
     benchmark::RegisterBenchmark("portable/reverse/float", time_reverse_out_of_place)->Arg(n)->UseManualTime();
     benchmark::RegisterBenchmark("portable/reverse_in_place/float", time_reverse_in_place)->Arg(n)->UseManualTime();
     for (const auto form : forms) {

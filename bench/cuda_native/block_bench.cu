@@ -74,9 +74,10 @@ void time_segment_predicates(benchmark::State& state) {
 
 void ksync::bench::register_block_benchmarks(bool smoke) {
   for (const auto n : block_sizes(smoke)) {
-    benchmark::RegisterBenchmark("native/device_copy/float", device_copy, ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
+    if (!ksync::bench::in_reduce_sweep(n, smoke))
+      benchmark::RegisterBenchmark("native/device_copy/float", device_copy, ksync::bench::timing::throughput)
+          ->Arg(n)
+          ->UseManualTime();
     benchmark::RegisterBenchmark("native/reverse/float", time_reverse_out_of_place)->Arg(n)->UseManualTime();
     benchmark::RegisterBenchmark("native/reverse_in_place/float", time_reverse_in_place)->Arg(n)->UseManualTime();
     for (const auto form : {ksync::cuda::block_reduce_form::tree, ksync::cuda::block_reduce_form::shuffle}) {
