@@ -5,6 +5,7 @@
 #include "support/gpu.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/rounding.hpp"
 #include "support/types.hpp"
 
 #include <ksync/cuda/block/predicates.hpp>
@@ -76,15 +77,24 @@ TEST(ParityGpu, SegmentPredicatesAgree) {
   EXPECT_EQ(to_host(portable_out), native_out.to_host());
 }
 
-// Fractional floats: the two paths add in different orders. Each result is within its bound of the exact
-// sum, so they are within twice the bound of each other.
+// Fractional floats: the two paths add in different orders. Each result is within its documented bound of
+// the exact sum, so they are within the sum of the two bounds of each other (and the check's mutation fails).
 TEST(ParityGpu, FloatSumsWithFractionsAgreeWithinTheRoundingBound) {
   KSYNC_REQUIRE_GPU();
+  const Kokkos::DefaultExecutionSpace exec;
   const auto host = ksync::test::signed_fractions<float>(1'000'003, 31);
   const device_buffer<float> native_data(host);
-  const float portable = ksync::reduce(Kokkos::DefaultExecutionSpace{}, to_device(host));
+  const float portable = ksync::reduce(exec, to_device(host));
   const float native = ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), host.size());
-  EXPECT_LE(std::fabs(static_cast<long double>(portable) - native), 2 * ksync::test::sum_error_bound(host));
+  int multiprocessors = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const auto portable_check =
+      ksync::test::portable_sum_rounding(host, false, static_cast<std::size_t>(exec.concurrency()));
+  const auto native_check = ksync::test::native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), true);
+  // The native result as the reference, within both bounds: a check of |portable - native|.
+  const ksync::test::rounding_check between{
+      .exact = native, .bound = portable_check.bound + native_check.bound, .ulp_term = native_check.ulp_term};
+  ksync::test::expect_rounded_sum(portable, between);
 }
 
 }  // namespace

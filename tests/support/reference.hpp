@@ -186,18 +186,6 @@ std::vector<T> zero_one_input(std::size_t n, std::uint32_t seed) {
 
 inline constexpr std::array<reduce_op, 3> all_reduce_ops{reduce_op::sum, reduce_op::min, reduce_op::max};
 
-// The rounding bound of a sum whose each term passed through at most `depth` additions (a tree of P
-// partials over n / P sequential terms each has depth n / P + log2 P): gamma(depth) * sum |x_i|.
-template <class T>
-long double sum_error_bound(const std::vector<T>& data, std::size_t depth) {
-  long double magnitude = 0;
-  for (const auto& x : data)
-    magnitude += std::fabs(static_cast<long double>(x));
-  const long double u = std::numeric_limits<T>::epsilon() / 2;
-  const auto k = static_cast<long double>(depth);
-  return k * u / (1 - k * u) * magnitude;
-}
-
 // Integers in [0, 7] stored as T: for the sizes above every partial sum is an integer below 2^24, exactly
 // representable in float, so any summation order gives the same, exact result and tests compare bitwise.
 template <class T>
@@ -227,19 +215,6 @@ long double exact_sum(const std::vector<T>& data) {
   for (const auto& x : data)
     sum += static_cast<long double>(x);
   return sum;
-}
-
-// A bound on the rounding error of any summation order of n values of type T (Higham, "Accuracy and
-// Stability of Numerical Algorithms", eq. 4.4): |computed - exact| <= gamma(n-1) * sum |x_i|, with
-// gamma(k) = k u / (1 - k u) and u the unit roundoff of T.
-template <class T>
-long double sum_error_bound(const std::vector<T>& data) {
-  long double magnitude = 0;
-  for (const auto& x : data)
-    magnitude += std::fabs(static_cast<long double>(x));
-  const long double u = std::numeric_limits<T>::epsilon() / 2;
-  const long double k = data.empty() ? 0 : static_cast<long double>(data.size() - 1);
-  return k * u / (1 - k * u) * magnitude;
 }
 
 // `phases` Jacobi sweeps of `u` on the host (ksync/stencil.hpp's arithmetic): the result both halves must

@@ -6,6 +6,7 @@
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/rounding.hpp"
 #include "../../support/types.hpp"
 
 #include <ksync/cuda/detail/device_buffer.hpp>
@@ -211,12 +212,13 @@ template <class T>
 class NativeReduceRoundingGpu : public ::testing::Test {};
 TYPED_TEST_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
 
-// The documented bound: gamma(ceil(n / P) + ceil(log2 P) + 3) * sum |x_i|, P the threads launched (at most
-// multiprocessors x 2048); the largest P gives the largest log term, the smallest P >= n / (16 * 512)...
-// simpler and still far tighter than gamma(n - 1): P >= 128 threads, so depth <= n / 128 + 32.
+// The documented bound, gamma(ceil(n / P) + ceil(log2 P) + 3) * sum |x_i| for P threads (plus one rounding per
+// block for atomics), with P bounded from the launch rules (support/rounding.hpp); each check's mutation fails.
 TYPED_TEST(NativeReduceRoundingGpu, SumErrorStaysWithinTheDocumentedBound) {
   KSYNC_REQUIRE_GPU();
   using T = TypeParam;
+  int multiprocessors = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   for (const auto n : ksync::test::reduce_sizes) {
     if (!ksync::test::size_enabled(n)) continue;
     const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
@@ -224,10 +226,10 @@ TYPED_TEST(NativeReduceRoundingGpu, SumErrorStaysWithinTheDocumentedBound) {
     for (const auto strategy : native_strategies) {
       if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
-      const long double error =
-          static_cast<long double>(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy)) -
-          ksync::test::exact_sum(host);
-      EXPECT_LE(std::fabs(error), ksync::test::sum_error_bound(host, n / 128 + 32));
+      const bool atomic_chain = strategy == reduce_strategy::atomics || strategy == reduce_strategy::automatic;
+      ksync::test::expect_rounded_sum(
+          ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy),
+          ksync::test::native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), atomic_chain));
     }
   }
 }
