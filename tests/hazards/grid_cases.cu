@@ -6,6 +6,7 @@
 #include "publish_flag.cuh"
 
 #include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device/occupancy.hpp>
 #include <ksync/cuda/device/spin_barrier.cuh>
 
 #include <cstdint>
@@ -34,9 +35,11 @@ outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
                                         static_cast<int>(shared_bytes)));
   int device = 0;
   KSYNC_CUDA_CHECK(cudaGetDevice(&device));
-  int per_multiprocessor = 0;
-  KSYNC_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, neighbour_exchange, threads, shared_bytes));
+  // The grid comes from ksync's occupancy model (resources and granularities), not from the occupancy API
+  // that check_co_resident, the guard under test, consults: a guard that agreed with a wrong count would
+  // otherwise go unseen.
+  const int per_multiprocessor =
+      ksync::cuda::model_occupancy(neighbour_exchange, threads, shared_bytes, device).blocks_per_multiprocessor;
   const auto resident =
       static_cast<unsigned int>(per_multiprocessor * ksync::cuda::detail::multiprocessor_count(device));
   const unsigned int blocks = which == variant::fixed ? resident : resident + 1;
@@ -65,7 +68,10 @@ outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
 }
 
 // 10 — 132 writer/reader pairs per launch, 200 launches; a mismatch is a reader that saw the flag but not
-// the data. Timing-dependent: the count is reported, and only the twin's zero is asserted.
+// the data (a stale read). The writers wait 50 µs before writing, so each reader's first read comes before
+// the write: the plain version then returns that stale value (its compiled code reuses the first read;
+// tests/ptx/check_publish_flag.py reads the PTX), and hazards.10.flag_without_ordering.stale_reads asserts a
+// non-zero count; the twin's acquire load re-reads after the flag, and its count must be zero.
 outcome run_flag_publish(variant which, bool /*checked*/) {
   constexpr unsigned int pairs = 132;
   constexpr int launches = 200;

@@ -48,6 +48,8 @@ ksync_hazard_test(06 warp_exchange hazard ksync_detector none "${ksync_detector_
 ksync_hazard_test(07 missing_barrier hazard racecheck racecheck "${ksync_sanitizer_finding}")
 ksync_hazard_test(09 oversubscribed_grid hazard guard_and_watchdog none
                   "watchdog: [1-9][0-9]* blocks timed out.*co-residency guard refused: hazard 09: blocks = ")
+# 10 at run time: readers that saw the flag but not the data (200 launches x 132 pairs).
+ksync_hazard_test(10 flag_without_ordering hazard stale_reads none "mismatches: [1-9][0-9]* of 26400")
 ksync_hazard_test(11 warp_sync_across_warps hazard racecheck racecheck "${ksync_sanitizer_finding}")
 
 # Every corrected twin: clean everywhere.

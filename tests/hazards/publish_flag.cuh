@@ -3,7 +3,9 @@
 // Hazard 10 (seed 000: a flag is not a barrier): block 2p writes data[p] and raises flag[p]; block 2p + 1
 // waits for the flag and reads data[p]. With a plain store and a volatile spin nothing orders the data
 // against the flag: the writer's stores may become visible in either order, and the reader's data load may
-// be served from before the wait (its own earlier read, a register or an L1 line). The twin publishes with
+// be served from before the wait (its own earlier read, a register or an L1 line). Each writer first waits
+// 50 µs (writer_delay_ns), so the reader's early read precedes the write and the hazard shows at run time
+// as a stale value, not just in the PTX. The twin publishes with
 // a release store and waits with an acquire load (device scope). Included by grid_cases.cu (run on the
 // GPU) and by tests/ptx/publish_flag.cu (read back as PTX by check_publish_flag.py).
 #pragma once
@@ -11,6 +13,8 @@
 #include <cuda/atomic>
 
 namespace ksync::hazards {
+
+inline constexpr unsigned int writer_delay_ns = 50'000;
 
 // Reader side: the data as seen before the wait (kept, so the early read is not optimized away) and after.
 struct flag_reading {
@@ -27,6 +31,7 @@ extern "C" __global__ void publish_with_plain_flag(int* data, int* flag, ksync::
   const unsigned int pair = blockIdx.x / 2;
   if (threadIdx.x != 0) return;
   if (blockIdx.x % 2 == 0) {
+    __nanosleep(ksync::hazards::writer_delay_ns);
     data[pair] = static_cast<int>(pair) + 1;
     *static_cast<volatile int*>(flag + pair) = 1;  // hazard: no release, no fence
   } else {
@@ -45,6 +50,7 @@ extern "C" __global__ void publish_with_release_flag(int* data, int* flag, ksync
   if (threadIdx.x != 0) return;
   const cuda::atomic_ref<int, cuda::thread_scope_device> raised(flag[pair]);
   if (blockIdx.x % 2 == 0) {
+    __nanosleep(ksync::hazards::writer_delay_ns);
     data[pair] = static_cast<int>(pair) + 1;
     raised.store(1, cuda::memory_order_release);  // publishes data[pair] with the flag
   } else {

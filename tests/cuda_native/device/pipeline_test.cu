@@ -160,6 +160,14 @@ TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {
   EXPECT_TRUE(report.timeline.empty());
 }
 
+__global__ void write_after(float* data, std::size_t n, float value, std::uint64_t delay_ns) {
+  ksync::cuda::detail::spin_for(delay_ns);
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    data[i] = value;
+}
+
+// Two streams of different priorities: a copy on the high-priority stream, made to wait on an event of the
+// low one, sees the value a 1 ms kernel wrote there, and the events' span covers that kernel.
 TEST(StreamGpu, EventsOrderTwoStreamsAndTimeTheSpan) {
   KSYNC_REQUIRE_GPU();
   const auto range = ksync::cuda::stream_priority_range();
@@ -168,20 +176,21 @@ TEST(StreamGpu, EventsOrderTwoStreamsAndTimeTheSpan) {
   const ksync::cuda::stream low(range.lowest);
   const ksync::cuda::event start;
   const ksync::cuda::event done;
+  ksync::cuda::device_buffer<float> value(std::vector<float>{0.0f});
+  const ksync::cuda::pinned_buffer<float> seen(1);
+  seen.data()[0] = -1.0f;
   start.record(low.get());
+  write_after<<<1, 32, 0, low.get()>>>(value.data(), 1, 7.0f, 1'000'000);
+  KSYNC_CUDA_CHECK(cudaGetLastError());
   done.record(low.get());
   done.make_wait(high.get());
+  KSYNC_CUDA_CHECK(cudaMemcpyAsync(seen.data(), value.data(), sizeof(float), cudaMemcpyDeviceToHost, high.get()));
   high.synchronize();
-  EXPECT_GE(done.milliseconds_since(start), 0.0f);
+  EXPECT_EQ(seen.data()[0], 7.0f) << "the copy on the waiting stream ran before the other stream's write";
+  EXPECT_GE(done.milliseconds_since(start), 0.9f) << "the span does not cover the 1 ms kernel between the events";
   const ksync::cuda::stream moved = std::move(high);  // the handle moves; only `moved` destroys it
   EXPECT_NE(moved.get(), nullptr);
   moved.synchronize();
-}
-
-__global__ void write_after(float* data, std::size_t n, float value, std::uint64_t delay_ns) {
-  ksync::cuda::detail::spin_for(delay_ns);
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    data[i] = value;
 }
 
 TEST(StreamGpu, AnEventOrdersAConsumerStreamAfterASlowProducer) {
