@@ -13,11 +13,17 @@
 #include <ksync/cuda/device/pipeline.cuh>
 #include <ksync/cuda/device/transform.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,13 +53,28 @@ class host_pair {
   bool pinned_;
 };
 
+// The host buffers of every row of one kind, made once per process with the input filled (x[i] = i % 1024):
+// pinning 2 x 64 MiB and filling the input cost more than a row's timed runs, and Google Benchmark calls a
+// row's function several times (to size its batch, and once per repetition). Rows overwrite the output.
+host_pair& shared_host_pair(std::size_t n, bool pinned) {
+  static std::map<std::pair<std::size_t, bool>, std::unique_ptr<host_pair>> pairs;
+  auto& slot = pairs[{n, pinned}];
+  if (!slot) {
+    slot = std::make_unique<host_pair>(n, pinned);
+    const std::span<float> in = slot->in();
+    for (std::size_t i = 0; i < n; ++i)
+      in[i] = static_cast<float>(i % 1024);
+  }
+  return *slot;
+}
+
 enum class copy_kind { h2d, d2h, both_ways };
 
 // One-way or both-ways copies of n floats between host memory and the device; a sample spans all of them.
 void time_copies(benchmark::State& state, copy_kind kind, bool pinned, bool smoke) {
   const std::int64_t n = ksync::bench::pipeline_elements(smoke);
   const auto bytes = static_cast<std::size_t>(n) * sizeof(float);
-  host_pair host(static_cast<std::size_t>(n), pinned);
+  host_pair& host = shared_host_pair(static_cast<std::size_t>(n), pinned);
   float* host_in = host.in().data();
   float* host_out = host.out().data();
   const ksync::cuda::device_buffer<float> device_in(static_cast<std::size_t>(n));
@@ -99,14 +120,15 @@ void time_kernel(benchmark::State& state, bool smoke) {
   state.counters["n"] = static_cast<double>(n);
 }
 
-void write_trace(const ksync::cuda::pipeline_report& report, const std::string& name) {
+// Where a row's timeline goes (KSYNC_TRACE_DIR), once per row and process; empty when it needs none.
+std::string trace_path(const std::string& name) {
+  static std::set<std::string> traced;
   const char* directory = std::getenv("KSYNC_TRACE_DIR");
-  if (directory == nullptr) return;
+  if (directory == nullptr || !traced.insert(name).second) return {};
   std::string file = name;
   for (auto& c : file)
     if (c == '/') c = '-';
-  std::ofstream out(std::string(directory) + "/" + file + ".json");
-  ksync::cuda::write_chrome_trace(out, report, name.c_str());
+  return std::string(directory) + "/" + file + ".json";
 }
 
 void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinned, bool smoke) {
@@ -114,11 +136,11 @@ void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinne
   const std::int64_t streams = state.range(0);
   const std::int64_t chunk_kib = state.range(1);
   const auto count = static_cast<std::size_t>(n);
-  host_pair host(count, pinned);
+  host_pair& host = shared_host_pair(count, pinned);
   const std::span<float> in = host.in();
   const std::span<float> out = host.out();
-  for (std::size_t i = 0; i < count; ++i)
-    in[i] = static_cast<float>(i % 1024);
+  // The output a previous call of this row left is erased: the check below sees only this call's runs.
+  std::fill(out.begin(), out.end(), std::numeric_limits<float>::quiet_NaN());
   ksync::pipeline_config config{.chunk_elements = static_cast<std::size_t>(chunk_kib) * 1024 / sizeof(float),
                                 .streams = static_cast<int>(streams),
                                 .order = order};
@@ -129,11 +151,15 @@ void time_pipeline(benchmark::State& state, ksync::issue_order order, bool pinne
     state.SetIterationTime(plan.run(input, out, scale_by_two{}).milliseconds * 1e-3);
   ksync::bench::check_twice(state, input, out);
   ksync::bench::record_pipeline(state, n, streams, chunk_kib);
-  config.record_timeline = true;
-  ksync::cuda::pipeline_plan<float> traced(count, config);
-  write_trace(traced.run(input, out, scale_by_two{}),
-              std::string("native/pipeline/") + (pinned ? "" : "pageable/") + std::string(ksync::to_string(order)) +
-                  "/streams:" + std::to_string(streams) + "/chunk_kib:" + std::to_string(chunk_kib));
+  const std::string name = std::string("native/pipeline/") + (pinned ? "" : "pageable/") +
+                           std::string(ksync::to_string(order)) + "/streams:" + std::to_string(streams) +
+                           "/chunk_kib:" + std::to_string(chunk_kib);
+  if (const std::string path = trace_path(name); !path.empty()) {
+    config.record_timeline = true;
+    ksync::cuda::pipeline_plan<float> traced(count, config);
+    std::ofstream trace(path);
+    ksync::cuda::write_chrome_trace(trace, traced.run(input, out, scale_by_two{}), name.c_str());
+  }
 }
 
 }  // namespace
