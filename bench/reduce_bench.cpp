@@ -181,6 +181,31 @@ void time_transform(benchmark::State& state, ksync::transform_strategy strategy,
   state.counters["n"] = static_cast<double>(n);
 }
 
+// y = 2x written directly with Kokkos, as applications write it, beside the library's `kokkos` strategy
+// (which forces a 64-bit index): the default RangePolicy, a 32-bit index, and a 32-bit index with launch
+// bounds of 256 threads and 4 blocks per multiprocessor (what ksync's tuned reduction uses). These show what
+// the Kokkos baseline costs by its own form, not by ksync's choice of it.
+template <class Index>
+struct TwiceAt {
+  Kokkos::View<const float*> in;
+  Kokkos::View<float*> out;
+  KOKKOS_FUNCTION void operator()(Index i) const { out(i) = 2.0f * in(i); }
+};
+
+template <class Policy>
+void time_kokkos_for(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const auto in = make_input(exec, n);
+  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
+  using Index = typename Policy::index_type;
+  time_on_instance(state, exec, 2 * n * 4, [&] {
+    Kokkos::parallel_for("ksync::bench::kokkos_for", Policy(exec, 0, static_cast<Index>(n)), TwiceAt<Index>{in, out});
+  });
+  ksync::bench::check_elements(state, exec, out, ksync::bench::twice_pattern{}, "y = 2x");
+  state.counters["n"] = static_cast<double>(n);
+}
+
 void register_strategy(const std::string& name, std::int64_t n, reduce_op op, reduce_strategy strategy) {
   benchmark::RegisterBenchmark(name, time_reduce, op, strategy, ksync::bench::timing::throughput)
       ->Arg(n)
@@ -223,6 +248,18 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
           ->Arg(n)
           ->UseManualTime();
     }
+    benchmark::RegisterBenchmark("kokkos/transform/float/range_policy", time_kokkos_for<Kokkos::RangePolicy<Exec>>)
+        ->Arg(n)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark("kokkos/transform/float/index_int32",
+                                 time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>)
+        ->Arg(n)
+        ->UseManualTime();
+    benchmark::RegisterBenchmark(
+        "kokkos/transform/float/index_int32_launch_bounds_256_4",
+        time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, 4>>>)
+        ->Arg(n)
+        ->UseManualTime();
     if (bridge) {
       benchmark::RegisterBenchmark("bridge/transform/float/native", time_transform, ksync::transform_strategy::native,
                                    ksync::bench::timing::throughput)
