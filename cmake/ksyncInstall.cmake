@@ -1,24 +1,35 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
-# Install and export: ksync::ksync always, ksync::cuda_native, ksync::mpi and ksync::cuda_mpi when built; a settings file that records which
-# parts were built, and a version file (SameMajorVersion).
+# Install and export, one export file per component, so that a consumer finds only what it asks for
+# (ksyncConfig.cmake): ksync::ksync (ksyncTargets.cmake) always; ksync::cuda_native
+# (ksync_cuda_nativeTargets.cmake) when built; ksync::mpi and ksync::cuda_mpi (ksync_mpiTargets.cmake) when
+# MPI was found. Dependencies are imported targets (Kokkos::kokkos, CUDA::cudart, NCCL::NCCL, MPI::MPI_CXX)
+# that ksyncConfig.cmake finds again: the exported files hold no path of this machine, and the installed
+# tree can be moved. Beside them: a settings file (what was built), a version file (SameMajorVersion), and
+# FindNCCL.cmake when NCCL is used.
 set(KSYNC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ksync")
 
-set(_ksync_targets ksync)
+# ksync_install_component(<export name> <file> <targets...>)
+function(ksync_install_component export_name file)
+  install(TARGETS ${ARGN} EXPORT ${export_name}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT ${export_name} NAMESPACE ksync:: FILE ${file} DESTINATION ${KSYNC_INSTALL_CMAKEDIR})
+endfunction()
+
+ksync_install_component(ksyncTargets ksyncTargets.cmake ksync)
 if(KSYNC_HAS_CUDA_NATIVE)
-  list(APPEND _ksync_targets cuda_native)
+  ksync_install_component(ksyncCudaNativeTargets ksync_cuda_nativeTargets.cmake cuda_native)
 endif()
 if(KSYNC_HAS_MPI)
-  list(APPEND _ksync_targets ksync_mpi)
+  set(_ksync_mpi_targets ksync_mpi)
   if(KSYNC_HAS_CUDA_NATIVE)
-    list(APPEND _ksync_targets cuda_mpi)
+    list(APPEND _ksync_mpi_targets cuda_mpi)
   endif()
+  ksync_install_component(ksyncMpiTargets ksync_mpiTargets.cmake ${_ksync_mpi_targets})
 endif()
-install(TARGETS ${_ksync_targets} EXPORT ksyncTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT ksyncTargets NAMESPACE ksync:: DESTINATION ${KSYNC_INSTALL_CMAKEDIR})
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/src/ksync" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
@@ -28,6 +39,15 @@ if(KSYNC_HAS_CUDA_NATIVE)
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 endif()
 
+# The bridge: ksync::ksync links ksync::cuda_native when both halves were built for CUDA (src/CMakeLists.txt).
+set(KSYNC_HAS_BRIDGE OFF)
+if(KSYNC_HAS_CUDA_NATIVE AND Kokkos_ENABLE_CUDA)
+  set(KSYNC_HAS_BRIDGE ON)
+endif()
+set(KSYNC_CUDA_NATIVE_SHARED OFF)
+if(KSYNC_HAS_CUDA_NATIVE AND BUILD_SHARED_LIBS)
+  set(KSYNC_CUDA_NATIVE_SHARED ON)
+endif()
 string(JOIN " " KSYNC_KOKKOS_BACKENDS ${Kokkos_DEVICES})
 configure_file("${PROJECT_SOURCE_DIR}/cmake/ksyncSettings.cmake.in"
                "${PROJECT_BINARY_DIR}/cmake/ksyncSettings.cmake" @ONLY)
@@ -36,9 +56,12 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/ksyncConfig.cmake.in"
                               INSTALL_DESTINATION ${KSYNC_INSTALL_CMAKEDIR})
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/cmake/ksyncConfigVersion.cmake"
                                  COMPATIBILITY SameMajorVersion)
-install(FILES "${PROJECT_BINARY_DIR}/cmake/ksyncConfig.cmake"
-              "${PROJECT_BINARY_DIR}/cmake/ksyncConfigVersion.cmake"
-              "${PROJECT_BINARY_DIR}/cmake/ksyncSettings.cmake"
-              "${PROJECT_SOURCE_DIR}/cmake/ksyncKokkosSources.cmake"
-        DESTINATION ${KSYNC_INSTALL_CMAKEDIR})
+set(_ksync_cmake_files "${PROJECT_BINARY_DIR}/cmake/ksyncConfig.cmake"
+                       "${PROJECT_BINARY_DIR}/cmake/ksyncConfigVersion.cmake"
+                       "${PROJECT_BINARY_DIR}/cmake/ksyncSettings.cmake"
+                       "${PROJECT_SOURCE_DIR}/cmake/ksyncKokkosSources.cmake")
+if(KSYNC_HAS_NCCL)
+  list(APPEND _ksync_cmake_files "${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake")
+endif()
+install(FILES ${_ksync_cmake_files} DESTINATION ${KSYNC_INSTALL_CMAKEDIR})
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/ksync)

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Checks ksync's spack recipe without spack: the file parses, and executed against stand-ins for spack's
-modules it declares the variants, dependencies and CMake arguments the README promises."""
+"""Checks ksync's spack recipe without spack: the file parses, and, executed against stand-ins for spack's
+modules that format CMake arguments as spack does (`define`: -DNAME:BOOL=ON for booleans, -DNAME:STRING=...
+otherwise, lists joined by ';'; `define_from_variant`: the variant's value, multi-valued ones sorted), it
+declares the variants, dependencies and conflicts the README promises and computes the CMake arguments
+below for three specs (printed, for the record). usage: check_spack_recipe.py SPACK_REPO_DIR"""
 
+import os
 import pathlib
 import sys
 import types
 
 repo = pathlib.Path(sys.argv[1])
 recipe = repo / "packages" / "ksync" / "package.py"
-if "api: v2.0" not in (repo / "repo.yaml").read_text() or "namespace: ksync" not in (repo / "repo.yaml").read_text():
+repo_yaml = (repo / "repo.yaml").read_text()
+if "api: v2.0" not in repo_yaml or "namespace: ksync" not in repo_yaml:
     sys.exit(f"{repo}/repo.yaml must declare namespace ksync and api v2.0")
 
 declared = {"variant": [], "depends_on": [], "conflicts": [], "version": [], "license": []}
@@ -26,30 +31,73 @@ class Variant:
         self.value = value
 
 
+class Dependency:
+    def __init__(self, name):
+        self.prefix = f"/spack/opt/{name}"
+        self.kokkos_cxx = "/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
+
+
 class Spec:
-    def __init__(self, enabled, cuda_arch):
-        self.enabled, self.variants = set(enabled), {"cuda_arch": Variant(cuda_arch)}
+    """The variants of one concrete spec: booleans, and cuda_arch as spack holds it (a tuple of values)."""
+
+    def __init__(self, text):
+        self.variants = {"cuda_arch": Variant(("none",))}
+        for name, _ in [(args[0], kwargs) for args, kwargs in declared["variant"]]:
+            self.variants[name] = Variant(False)
+        self.variants["native"] = Variant(True)  # the recipe's default
+        self.variants["cuda"] = Variant(False)
+        for token in text.split():
+            if token.startswith("cuda_arch="):
+                self.variants["cuda_arch"] = Variant(tuple(token.partition("=")[2].split(",")))
+            else:
+                self.variants[token[1:]] = Variant(token[0] == "+")
 
     def satisfies(self, constraint):
-        return constraint.lstrip("+") in self.enabled
+        for token in constraint.split():
+            if token.startswith("cuda_arch="):
+                if self.variants["cuda_arch"].value != (token.partition("=")[2],):
+                    return False
+            elif self.variants[token[1:]].value != (token[0] == "+"):
+                return False
+        return True
+
+    def __getitem__(self, name):
+        return Dependency(name)
+
+
+def define(name, value):
+    """spack's CMakeBuilder.define."""
+    if isinstance(value, bool):
+        return f"-D{name}:BOOL={'ON' if value else 'OFF'}"
+    if isinstance(value, (list, tuple)):
+        value = ";".join(str(v) for v in value)
+    return f"-D{name}:STRING={value}"
 
 
 class CMakePackage:
     def define(self, name, value):
-        return f"-D{name}={'ON' if value is True else 'OFF' if value is False else value}"
+        return define(name, value)
 
     def define_from_variant(self, name, variant):
-        return self.define(name, variant in self.spec.enabled)
+        value = self.spec.variants[variant].value
+        return define(name, sorted(value) if isinstance(value, tuple) else value)
+
+    def __getitem__(self, name):
+        return Dependency(name)
 
 
 class CudaPackage:
-    cuda_arch_values = ("80", "90")
+    cuda_arch_values = ("70", "80", "90")
 
 
 package_module = types.ModuleType("spack.package")
 for kind in declared:
     setattr(package_module, kind, recorder(kind))
-package_module.__all__ = list(declared)
+package_module.join_path = os.path.join
+package_module.run_after = lambda *args, **kwargs: (lambda function: function)
+for name in ("which", "working_dir", "cache_extra_test_sources"):
+    setattr(package_module, name, lambda *args, **kwargs: None)
+package_module.__all__ = [*declared, "join_path", "run_after", "which", "working_dir", "cache_extra_test_sources"]
 cmake_module = types.ModuleType("spack_repo.builtin.build_systems.cmake")
 cmake_module.CMakePackage = CMakePackage
 cuda_module = types.ModuleType("spack_repo.builtin.build_systems.cuda")
@@ -63,28 +111,56 @@ for name, module in {"spack": types.ModuleType("spack"), "spack.package": packag
     sys.modules[name] = module
 
 namespace = {}
-exec(compile(recipe.read_text(), str(recipe), "exec"), namespace)
+text = recipe.read_text()
+exec(compile(text, str(recipe), "exec"), namespace)
 Ksync = namespace["Ksync"]
 problems = []
+for invented in ("homepage", "url =", "git =", "https://"):
+    if invented in text.split('"""', 2)[2]:  # the code after the module docstring
+        problems.append(f"the recipe names a download or home ('{invented}'): ksync has none yet")
 if not issubclass(Ksync, CudaPackage):
     problems.append("Ksync must derive from CudaPackage (variants cuda, cuda_arch)")
 variants = {args[0] for args, _ in declared["variant"]}
-for wanted in ("native", "kokkos_kernels"):
+for wanted in ("native", "mpi", "nccl", "shared", "tests", "benchmarks", "kokkos_kernels"):
     if wanted not in variants:
         problems.append(f"missing variant '{wanted}'")
 deps = [(args[0], kwargs.get("when", "")) for args, kwargs in declared["depends_on"]]
-for spec, when in [("kokkos@4.6:5", ""), ("kokkos+cuda", "+cuda"), ("kokkos cuda_arch=90", "+cuda cuda_arch=90"),
-                   ("kokkos-kernels@4.6:5", "+kokkos_kernels")]:
+for spec, when in [("kokkos@4.6:5", ""), ("kokkos+cuda+cuda_lambda", "+cuda"), ("kokkos cuda_arch=90", "+cuda cuda_arch=90"),
+                   ("cuda@12.8:", "+cuda"), ("mpi", "+mpi"), ("nccl", "+nccl"),
+                   ("kokkos-kernels@4.6:5", "+kokkos_kernels"), ("googletest@1.11:", "+tests"),
+                   ("benchmark@1.8:", "+benchmarks")]:
     if (spec, when) not in deps:
         problems.append(f"missing depends_on('{spec}', when='{when}')")
+conflicts = [(args[0], kwargs.get("when", "")) for args, kwargs in declared["conflicts"]]
+for spec, when in [("+native", "~cuda"), ("+nccl", "~native"), ("+cuda", "cuda_arch=none")]:
+    if (spec, when) not in conflicts:
+        problems.append(f"missing conflicts('{spec}', when='{when}')")
+if not callable(getattr(Ksync, "test_consumer", None)):
+    problems.append("no spack test hook (test_consumer)")
 
-package = Ksync()
-package.spec = Spec({"cuda", "native", "kokkos_kernels"}, "90")
-args = package.cmake_args()
-for wanted in ("-DKSYNC_ENABLE_CUDA_NATIVE=ON", "-DKSYNC_KOKKOS_KERNELS=ON", "-DCMAKE_CUDA_ARCHITECTURES=90"):
-    if wanted not in args:
-        problems.append(f"cmake_args() for +cuda+native+kokkos_kernels cuda_arch=90 lacks {wanted}: {args}")
+kokkos = "-DKokkos_ROOT:STRING=/spack/opt/kokkos"
+wrapper = "-DCMAKE_CXX_COMPILER:STRING=/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
+expected = {
+    "~cuda ~native": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=OFF", "-DKSYNC_MPI:STRING=OFF",
+                      "-DKSYNC_NCCL:STRING=OFF", "-DKSYNC_KOKKOS_KERNELS:STRING=OFF", "-DBUILD_SHARED_LIBS:BOOL=OFF",
+                      "-DKSYNC_ENABLE_TESTS:BOOL=OFF", "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF"],
+    "+cuda cuda_arch=80": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=OFF",
+                           "-DKSYNC_NCCL:STRING=OFF", "-DKSYNC_KOKKOS_KERNELS:STRING=OFF",
+                           "-DBUILD_SHARED_LIBS:BOOL=OFF", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
+                           "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=80"],
+    "+cuda cuda_arch=90 +mpi +nccl +shared": [
+        kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=ON", "-DKSYNC_NCCL:STRING=ON",
+        "-DKSYNC_KOKKOS_KERNELS:STRING=OFF", "-DBUILD_SHARED_LIBS:BOOL=ON", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
+        "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=90"],
+}
+for spec_text, wanted in expected.items():
+    package = Ksync()
+    package.spec = Spec(spec_text)
+    args = package.cmake_args()
+    print(f"ksync {spec_text}: cmake_args =\n  " + "\n  ".join(args))
+    if args != wanted:
+        problems.append(f"cmake_args() for '{spec_text}' is {args}, expected {wanted}")
 
 if problems:
     sys.exit("spack recipe check failed:\n  " + "\n  ".join(problems))
-print(f"spack recipe OK: variants {sorted(variants)}, {len(deps)} dependencies, cmake_args {args}")
+print(f"spack recipe OK: variants {sorted(variants)}, {len(deps)} dependencies, {len(conflicts)} conflicts")
