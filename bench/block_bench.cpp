@@ -47,7 +47,8 @@ void time_segment_reduce(benchmark::State& state, ksync::team_reduce_form form, 
   const Kokkos::View<float*> out("ksync::bench::segments", (n + segment - 1) / segment);
   time_on_instance(state, exec, n * 4,
                    [&] { ksync::segment_reduce(exec, data, segment, ksync::reduce_op::sum, form, out); });
-  ksync::bench::check_elements(state, exec, out, ksync::bench::pattern_segment_sums{n, segment}, "segment sums");
+  ksync::bench::check_elements(state, exec, out, ksync::bench::pattern_segment_sums{.n = n, .segment = segment},
+                               "segment sums");
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
@@ -62,7 +63,8 @@ void time_segment_predicates(benchmark::State& state) {
   Kokkos::deep_copy(exec, flags, 1);
   const Kokkos::View<ksync::predicate_summary*> out("ksync::bench::summaries", (n + 255) / 256);
   time_on_instance(state, exec, n * 4, [&] { ksync::segment_predicates(exec, flags, 256, out); });
-  ksync::bench::check_elements(state, exec, out, ksync::bench::all_true_summaries{n, 256}, "segment summaries");
+  ksync::bench::check_elements(state, exec, out, ksync::bench::all_true_summaries{.n = n, .segment = 256},
+                               "segment summaries");
   state.counters["n"] = static_cast<double>(n);
 }
 

@@ -28,7 +28,7 @@ inline std::atomic<int>& failed_rows() {
 // Marks the row failed (the suite will exit 1): `message` says what went wrong.
 inline void row_failed(benchmark::State& state, const std::string& message) {
   ++failed_rows();
-  state.SkipWithError(message.c_str());
+  state.SkipWithError(message);
 }
 
 // Marks the row failed for a wrong result: `what` says which result and how it differs.
@@ -38,7 +38,7 @@ inline void check_failed(benchmark::State& state, const std::string& what) {
 
 // Marks the row refused by the device (not a failure of the suite): `why` is the refusal's message.
 inline void refused(benchmark::State& state, const std::string& why) {
-  state.SkipWithError(("refused: " + why).c_str());
+  state.SkipWithError("refused: " + why);
 }
 
 // main's return value: 1, with a line on stderr, when any row failed.
@@ -83,7 +83,7 @@ struct all_true_summaries {  // segment predicates over flags that are all 1
   std::int64_t segment;
   KSYNC_HOST_DEVICE predicate_summary operator()(std::int64_t s) const {
     const std::int64_t count = n - s * segment < segment ? n - s * segment : segment;
-    return {static_cast<std::int32_t>(count), 1, 1};
+    return {.count = static_cast<std::int32_t>(count), .all = 1, .any = 1};
   }
 };
 

@@ -53,7 +53,7 @@ inline std::vector<std::int64_t> reduce_sweep_sizes(bool smoke, bool host_backen
 // row name, one family, or a report would merge two families' samples as repetitions of one row).
 inline bool in_reduce_sweep(std::int64_t n, bool smoke, bool host_backend = false) {
   const auto sizes = reduce_sweep_sizes(smoke, host_backend);
-  return std::find(sizes.begin(), sizes.end(), n) != sizes.end();
+  return std::ranges::find(sizes, n) != sizes.end();
 }
 
 // Where the tuning knobs and the other operators and types are compared: launch-bound and bandwidth-bound.

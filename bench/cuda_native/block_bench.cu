@@ -49,8 +49,8 @@ void time_segment_reduce(benchmark::State& state, ksync::cuda::block_reduce_form
     ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), segment,
                                 ksync::reduce_op::sum, form, out.data());
   });
-  ksync::bench::check_elements(state, out.data(), segments, ksync::bench::pattern_segment_sums{n, segment},
-                               "segment sums");
+  ksync::bench::check_elements(state, out.data(), segments,
+                               ksync::bench::pattern_segment_sums{.n = n, .segment = segment}, "segment sums");
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
@@ -65,8 +65,8 @@ void time_segment_predicates(benchmark::State& state) {
   time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
     ksync::cuda::segment_predicates(cudaStreamPerThread, flags.data(), static_cast<std::size_t>(n), 256, out.data());
   });
-  ksync::bench::check_elements(state, out.data(), (n + 255) / 256, ksync::bench::all_true_summaries{n, 256},
-                               "segment summaries");
+  ksync::bench::check_elements(state, out.data(), (n + 255) / 256,
+                               ksync::bench::all_true_summaries{.n = n, .segment = 256}, "segment summaries");
   state.counters["n"] = static_cast<double>(n);
 }
 

@@ -84,9 +84,10 @@ rounding_check portable_sum_rounding(const std::vector<T>& data, bool host_backe
 template <class T>
 rounding_check native_sum_rounding(const std::vector<T>& data, std::size_t multiprocessors, bool atomic_chain) {
   const std::size_t n = data.size();
-  const std::size_t most_blocks = std::min((n + 128 * 16 - 1) / (128 * 16), multiprocessors * 16);
-  const std::size_t fewest_blocks =
-      std::max<std::size_t>(1, std::min((n + 512 * 16 - 1) / (512 * 16), multiprocessors / 2));
+  const std::size_t most_blocks =
+      std::min((n + std::size_t{128} * 16 - 1) / (std::size_t{128} * 16), multiprocessors * 16);
+  const std::size_t fewest_blocks = std::max<std::size_t>(
+      1, std::min((n + std::size_t{512} * 16 - 1) / (std::size_t{512} * 16), multiprocessors / 2));
   long double depth = tree_depth(n, fewest_blocks * 128, std::max<std::size_t>(1, std::min(n, most_blocks * 512)));
   if (atomic_chain) depth += static_cast<long double>(most_blocks);
   return sum_rounding<T>(data, depth);
