@@ -30,6 +30,7 @@
 #include <ksync/detail/fold.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/packs.hpp>
+#include <ksync/detail/reduce/strategies.hpp>
 #include <ksync/types.hpp>
 
 #include <cstddef>

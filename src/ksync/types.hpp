@@ -4,8 +4,10 @@
 // with the same name take the same arguments.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,50 +45,69 @@ enum class reduce_op { sum, min, max };
 //   atomics     — every block combines its value into the result with an atomic operation
 enum class reduce_strategy { automatic, kokkos, team, tuned, two_pass, last_block, grid_sync, cluster, atomics };
 
-inline constexpr reduce_strategy all_reduce_strategies[] = {
-    reduce_strategy::automatic, reduce_strategy::kokkos,   reduce_strategy::team,
-    reduce_strategy::tuned,     reduce_strategy::two_pass, reduce_strategy::last_block,
-    reduce_strategy::grid_sync, reduce_strategy::cluster,  reduce_strategy::atomics};
+// Which half implements a strategy: portable (Kokkos code, any backend), native (ksync::cuda's kernels,
+// reachable from ksync:: on Kokkos::Cuda through the bridge), or either (automatic: each half's own choice).
+enum class strategy_half { either, portable, native };
+
+struct reduce_strategy_row {
+  reduce_strategy id;
+  std::string_view name;
+  strategy_half half;
+};
+
+// One row per strategy, in the enum's order: every name and half below comes from here. Each half's table
+// of implementations (detail/reduce/strategies.hpp, ksync/cuda/device/reduce/strategies.cuh) must hold a
+// row for each of its strategies, which both check at compile time against this one.
+inline constexpr reduce_strategy_row reduce_strategy_rows[] = {
+    {.id = reduce_strategy::automatic, .name = "automatic", .half = strategy_half::either},
+    {.id = reduce_strategy::kokkos, .name = "kokkos", .half = strategy_half::portable},
+    {.id = reduce_strategy::team, .name = "team", .half = strategy_half::portable},
+    {.id = reduce_strategy::tuned, .name = "tuned", .half = strategy_half::portable},
+    {.id = reduce_strategy::two_pass, .name = "two_pass", .half = strategy_half::native},
+    {.id = reduce_strategy::last_block, .name = "last_block", .half = strategy_half::native},
+    {.id = reduce_strategy::grid_sync, .name = "grid_sync", .half = strategy_half::native},
+    {.id = reduce_strategy::cluster, .name = "cluster", .half = strategy_half::native},
+    {.id = reduce_strategy::atomics, .name = "atomics", .half = strategy_half::native},
+};
+
+namespace detail {
+constexpr bool rows_follow_the_enum() {
+  int expected = 0;
+  for (const auto& row : reduce_strategy_rows)
+    if (static_cast<int>(row.id) != expected++) return false;
+  return expected == static_cast<int>(reduce_strategy::atomics) + 1;
+}
+}  // namespace detail
+static_assert(detail::rows_follow_the_enum(),
+              "reduce_strategy_rows must list every reduce_strategy once, in the enum's order");
+
+inline constexpr auto all_reduce_strategies = [] {
+  std::array<reduce_strategy, std::size(reduce_strategy_rows)> all{};
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = reduce_strategy_rows[i].id;
+  return all;
+}();
 
 [[nodiscard]] constexpr std::string_view to_string(reduce_strategy strategy) noexcept {
-  switch (strategy) {
-    case reduce_strategy::automatic:
-      return "automatic";
-    case reduce_strategy::kokkos:
-      return "kokkos";
-    case reduce_strategy::team:
-      return "team";
-    case reduce_strategy::tuned:
-      return "tuned";
-    case reduce_strategy::two_pass:
-      return "two_pass";
-    case reduce_strategy::last_block:
-      return "last_block";
-    case reduce_strategy::grid_sync:
-      return "grid_sync";
-    case reduce_strategy::cluster:
-      return "cluster";
-    case reduce_strategy::atomics:
-      return "atomics";
-  }
-  return "unknown";
+  const auto index = static_cast<std::size_t>(strategy);
+  return index < std::size(reduce_strategy_rows) ? reduce_strategy_rows[index].name : std::string_view("unknown");
 }
 
 // The strategy named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline reduce_strategy reduce_strategy_from_string(std::string_view name) {
-  for (const auto strategy : all_reduce_strategies) {
-    if (to_string(strategy) == name) return strategy;
+  std::string known;
+  for (const auto& row : reduce_strategy_rows) {
+    if (row.name == name) return row.id;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
   }
   throw std::invalid_argument("ksync::reduce_strategy_from_string: name = \"" + std::string(name) +
-                              "\" is not a strategy (automatic, kokkos, team, tuned, two_pass, last_block, "
-                              "grid_sync, cluster, atomics)");
+                              "\" is not a strategy (" + known + ")");
 }
 
 // Whether `strategy` runs the hand-written CUDA kernels of ksync::cuda (as opposed to Kokkos code).
 [[nodiscard]] constexpr bool is_native(reduce_strategy strategy) noexcept {
-  return strategy == reduce_strategy::two_pass || strategy == reduce_strategy::last_block ||
-         strategy == reduce_strategy::grid_sync || strategy == reduce_strategy::cluster ||
-         strategy == reduce_strategy::atomics;
+  const auto index = static_cast<std::size_t>(strategy);
+  return index < std::size(reduce_strategy_rows) && reduce_strategy_rows[index].half == strategy_half::native;
 }
 
 // How ksync::transform maps in to out.

@@ -70,20 +70,16 @@ grid_shape co_resident_grid(const char* where, Kernel kernel, int block_size, st
           .blocks_per_multiprocessor = per_multiprocessor};
 }
 
-// Launches `kernel(arguments...)` cooperatively (grid.sync() is legal in it) with `grid` on `stream`, after
-// checking that the device supports cooperative launch and that the grid is co-resident.
+namespace detail {
+// cudaLaunchCooperativeKernel of `kernel(arguments...)` with `grid` on `stream`, each argument converted to
+// the kernel's own parameter type (the launch copies each from its address). The caller has checked
+// cooperative-launch support and co-residency: launch_cooperative below, or a launcher that sized its grid
+// from an occupancy it already holds (the grid_sync reduction, which would otherwise ask again per call).
 template <class... Parameters, class... Arguments>
-void launch_cooperative(const char* where, void (*kernel)(Parameters...), const grid_shape& grid, cudaStream_t stream,
+void cooperative_launch(void (*kernel)(Parameters...), const grid_shape& grid, cudaStream_t stream,
                         Arguments... arguments) {
   static_assert(sizeof...(Parameters) == sizeof...(Arguments),
                 "launch_cooperative: pass exactly one argument per kernel parameter");
-  const int device = detail::stream_device(stream);
-  int cooperative = 0;
-  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  detail::check_argument(cooperative != 0, where, "cooperative launch (grid.sync()) is not supported by device ",
-                         device);
-  check_co_resident(where, kernel, grid.blocks, grid.block_size, grid.dynamic_shared_bytes, device);
-  // The kernel's own parameter types: cudaLaunchCooperativeKernel copies each argument by its address.
   std::tuple<Parameters...> values{static_cast<Parameters>(arguments)...};
   void* addresses[sizeof...(Parameters) > 0 ? sizeof...(Parameters) : 1] = {};
   std::apply(
@@ -95,6 +91,25 @@ void launch_cooperative(const char* where, void (*kernel)(Parameters...), const 
   KSYNC_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(grid.blocks),
                                                dim3(static_cast<unsigned int>(grid.block_size)), addresses,
                                                grid.dynamic_shared_bytes, stream));
+}
+
+// Throws std::invalid_argument unless `device` supports cooperative launch (grid.sync()).
+inline void check_cooperative_launch(const char* where, int device) {
+  int cooperative = 0;
+  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  check_argument(cooperative != 0, where, "cooperative launch (grid.sync()) is not supported by device ", device);
+}
+}  // namespace detail
+
+// Launches `kernel(arguments...)` cooperatively (grid.sync() is legal in it) with `grid` on `stream`, after
+// checking that the device supports cooperative launch and that the grid is co-resident.
+template <class... Parameters, class... Arguments>
+void launch_cooperative(const char* where, void (*kernel)(Parameters...), const grid_shape& grid, cudaStream_t stream,
+                        Arguments... arguments) {
+  const int device = detail::stream_device(stream);
+  detail::check_cooperative_launch(where, device);
+  check_co_resident(where, kernel, grid.blocks, grid.block_size, grid.dynamic_shared_bytes, device);
+  detail::cooperative_launch(kernel, grid, stream, arguments...);
 }
 
 // The grid-stride loop: this thread's first index and the stride (every thread of the grid once per stride).

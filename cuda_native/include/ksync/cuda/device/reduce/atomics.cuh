@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// reduce_strategy::atomics: every block combines its value into the result with one atomic operation,
+// after a one-thread kernel has set the result to the operator's identity. The order of the combines is
+// not fixed, so float sums may differ in their last bits from call to call.
+#pragma once
+
+#include <ksync/cuda/detail/atomic_combine.cuh>
+#include <ksync/cuda/device/reduce/kernel.cuh>
+
+namespace ksync::cuda::detail::reduce_strategies {
+
+// Writes the identity of `Op` into *result: the starting value the atomics strategy combines into.
+template <class T, class Op>
+__global__ void store_identity(T* result) {
+  *result = Op::template identity<T>();
+}
+
+struct atomics {
+  static constexpr reduce_strategy id = reduce_strategy::atomics;
+
+  template <int BlockSize, class T, class Op>
+  __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/, T* result, T* /*scratch*/,
+                                Op op) {
+    if (threadIdx.x == 0) atomic_combine(result, block_value, op);
+  }
+
+  template <int BlockSize, class Reader, class Op>
+  static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
+                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+    using T = typename Reader::value_type;
+    const reduce_grid grid = plan_reduce_grid<BlockSize, atomics, Reader, Op>(stream, n, tuning);
+    store_identity<T, Op><<<1, 1, 0, stream>>>(result);
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::reduce atomics: store_identity");
+    reduce_kernel<BlockSize, atomics, Reader, Op><<<grid.blocks, BlockSize, 0, stream>>>(
+        reader, n, op, static_cast<T*>(grid.workspace->partials), grid.workspace->ticket, result);
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::reduce atomics");
+  }
+};
+
+}  // namespace ksync::cuda::detail::reduce_strategies

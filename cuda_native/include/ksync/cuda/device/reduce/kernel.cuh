@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What every native reduction strategy (this folder, one file each) shares: the read phase, the block phase
+// and the kernel that runs them, the fold over other blocks' partials, the single-pass finish, and the grid
+// the launcher sizes. A strategy supplies the kernel's last step (`finish`) and its launch; strategies.cuh
+// lists them. Private to device/reduce.cuh.
+//   read      each thread folds a grid-stride slice into 4 independent accumulators (4 loads in flight),
+//             16 bytes per load when the data is 16-byte aligned, scalar loads for the tail;
+//   block     warp shuffles, then one shared-memory exchange (block::reduce_shuffle);
+//   finish    the strategy's own.
+#pragma once
+
+#include <ksync/cuda/block/reduce.cuh>
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/operators.cuh>
+#include <ksync/cuda/detail/readers.cuh>
+#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/detail/workspace.hpp>
+#include <ksync/cuda/device/reduce.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace ksync::cuda::detail {
+
+// Each thread's fold of its grid-stride slice of reader[0, n): indices thread, thread + P, thread + 2P, ...
+// (P = threads in the grid), so consecutive threads read consecutive addresses (coalesced).
+template <class Reader, class Op, class T = typename Reader::value_type>
+__device__ T fold_thread_slice(const Reader& reader, std::size_t n, Op op) {
+  constexpr int chains = 4;  // independent accumulators: four loads in flight per thread
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  T partial[chains];
+#pragma unroll
+  for (int k = 0; k < chains; ++k)
+    partial[k] = Op::template identity<T>();
+  std::size_t scalar_begin = 0;
+  if (reader.vectorized) {
+    const std::size_t packs = n / Reader::width;
+    std::size_t p = thread;
+    for (; p + (chains - 1) * threads < packs; p += chains * threads) {
+#pragma unroll
+      for (int k = 0; k < chains; ++k)
+        partial[k] = op(partial[k], reader.load_pack(p + k * threads, op));
+    }
+    for (; p < packs; p += threads)
+      partial[0] = op(partial[0], reader.load_pack(p, op));
+    scalar_begin = packs * Reader::width;  // fewer than `width` elements remain
+  }
+  std::size_t i = scalar_begin + thread;
+  for (; i + (chains - 1) * threads < n; i += chains * threads) {
+#pragma unroll
+    for (int k = 0; k < chains; ++k)
+      partial[k] = op(partial[k], reader.load(i + k * threads));
+  }
+  for (; i < n; i += threads)
+    partial[0] = op(partial[0], reader.load(i));
+#pragma unroll
+  for (int k = 1; k < chains; ++k)
+    partial[0] = op(partial[0], partial[k]);
+  return partial[0];
+}
+
+// Thread 0 gets op over partials[0, count), which other blocks wrote: read through volatile loads (from L2,
+// never from a possibly stale L1 line). Called by every thread of the block (block::reduce_shuffle inside).
+template <int BlockSize, class T, class Op>
+__device__ T fold_partials(const T* partials, unsigned int count, T* scratch, Op op) {
+  T value = Op::template identity<T>();
+  for (unsigned int i = threadIdx.x; i < count; i += BlockSize) {
+    const T partial = *static_cast<const volatile T*>(partials + i);
+    value = op(value, partial);
+  }
+  return block::reduce_shuffle<BlockSize>(value, scratch, op);
+}
+
+// Seed 001's single-pass finish. Every thread of the block calls; thread 0 holds `value`, this block's (or
+// cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
+// last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
+template <int BlockSize, class T, class Op>
+__device__ void finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
+                                  T* result, T* scratch, Op op) {
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[slot] = value;
+    __threadfence();  // the partial is visible device-wide before the ticket that announces it
+    is_last = atomicAdd(ticket, 1u) == slots - 1;
+  }
+  // Participation: every thread of the block (the call is block-uniform). Data: is_last, written by thread
+  // 0. Publishes whether this block finishes the reduction.
+  __syncthreads();
+  if (is_last) {      // block-uniform
+    __threadfence();  // every other block's partial was fenced before its ticket; order our reads after ours
+    const T total = fold_partials<BlockSize>(partials, slots, scratch, op);
+    if (threadIdx.x == 0) {
+      *result = total;
+      *ticket = 0;  // the next call on this stream (its workspace) starts from zero
+    }
+  }
+}
+
+// One kernel serves every strategy: read, block, then Strategy::finish with this block's value in thread 0.
+template <int BlockSize, class Strategy, class Reader, class Op>
+__global__ void __launch_bounds__(BlockSize)
+    reduce_kernel(Reader reader, std::size_t n, Op op, typename Reader::value_type* partials, unsigned int* ticket,
+                  typename Reader::value_type* result) {
+  using T = typename Reader::value_type;
+  __shared__ T scratch[(BlockSize + 31) / 32];
+  // Data bound: fold_thread_slice loads only indices below n; a thread with none holds the identity.
+  // Participation bound: every thread of the block reaches the barriers inside reduce_shuffle.
+  const T block_value = block::reduce_shuffle<BlockSize>(fold_thread_slice(reader, n, op), scratch, op);
+  Strategy::template finish<BlockSize>(block_value, partials, ticket, result, scratch, op);
+}
+
+// Blocks of reduce_kernel<BlockSize, Strategy, Reader, Op> that fit on one multiprocessor of `device`, read
+// from the occupancy API once per kernel, device and thread.
+template <int BlockSize, class Strategy, class Reader, class Op>
+int resident_blocks_per_multiprocessor(int device) {
+  thread_local int cached_device = -1;
+  thread_local int cached_blocks = 0;
+  if (cached_device != device) {
+    KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &cached_blocks, reduce_kernel<BlockSize, Strategy, Reader, Op>, BlockSize, 0));
+    cached_device = device;
+  }
+  return cached_blocks;
+}
+
+// The grid every strategy starts from: enough blocks of BlockSize threads that each thread reads at least
+// tuning.items_per_thread elements (16 by default), and no more than tuning.blocks_per_sm (default: as many
+// as can be resident) per multiprocessor; with the stream's workspace (partials, ticket).
+struct reduce_grid {
+  unsigned int blocks;
+  int device;
+  int resident_per_multiprocessor;
+  const reduce_workspace* workspace;
+};
+
+template <int BlockSize, class Strategy, class Reader, class Op>
+reduce_grid plan_reduce_grid(cudaStream_t stream, std::size_t n, const reduce_tuning& tuning) {
+  const reduce_workspace& workspace = stream_workspace(stream);
+  const int device = stream_device(stream);
+  const int multiprocessors = multiprocessor_count(device);
+  const int resident = resident_blocks_per_multiprocessor<BlockSize, Strategy, Reader, Op>(device);
+  check_argument(tuning.blocks_per_sm <= workspace.max_blocks_per_multiprocessor, "ksync::cuda::reduce",
+                 "tuning.blocks_per_sm = ", tuning.blocks_per_sm, " exceeds the device's limit of ",
+                 workspace.max_blocks_per_multiprocessor, " blocks per multiprocessor");
+  const int blocks_per_sm = tuning.blocks_per_sm > 0 ? tuning.blocks_per_sm : std::max(1, resident);
+  const std::size_t items = tuning.items_per_thread > 0 ? static_cast<std::size_t>(tuning.items_per_thread) : 16;
+  const std::size_t needed = std::max<std::size_t>(1, (n + BlockSize * items - 1) / (BlockSize * items));
+  const std::size_t limit = static_cast<std::size_t>(blocks_per_sm) * static_cast<std::size_t>(multiprocessors);
+  return {static_cast<unsigned int>(std::min(needed, limit)), device, resident, &workspace};
+}
+
+}  // namespace ksync::cuda::detail
