@@ -24,6 +24,9 @@ namespace ksync::detail {
 template <class... Strategies>
 struct portable_strategy_table {
   static constexpr int rows_for(reduce_strategy strategy) { return ((Strategies::id == strategy ? 1 : 0) + ...); }
+  static constexpr bool rows_are_portable() {
+    return ((reduce_strategy_rows[static_cast<int>(Strategies::id)].half == strategy_half::portable) && ...);
+  }
 
   // Calls body.template operator()<Strategy>() for the row of `strategy`.
   template <class Body>
@@ -38,6 +41,7 @@ using portable_reduce_strategies =
     portable_strategy_table<reduce_strategies::kokkos, reduce_strategies::team, reduce_strategies::tuned>;
 
 constexpr bool portable_table_is_complete() {
+  if (!portable_reduce_strategies::rows_are_portable()) return false;  // a row types.hpp does not call portable
   for (const auto strategy : all_reduce_strategies) {
     const bool portable = !is_native(strategy) && strategy != reduce_strategy::automatic;
     if (portable_reduce_strategies::rows_for(strategy) != (portable ? 1 : 0)) return false;

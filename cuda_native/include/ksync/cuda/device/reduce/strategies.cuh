@@ -25,6 +25,7 @@ template <class... Strategies>
 struct reduce_strategy_table {
   static constexpr bool has_row(reduce_strategy strategy) { return ((Strategies::id == strategy) || ...); }
   static constexpr int rows_for(reduce_strategy strategy) { return ((Strategies::id == strategy ? 1 : 0) + ...); }
+  static constexpr bool rows_are_native() { return (is_native(Strategies::id) && ...); }
 
   // Calls body.template operator()<Strategy>() for the row of `strategy`.
   template <class Body>
@@ -40,6 +41,7 @@ using native_reduce_strategies =
                           reduce_strategies::cluster, reduce_strategies::atomics>;
 
 constexpr bool native_table_is_complete() {
+  if (!native_reduce_strategies::rows_are_native()) return false;  // a row whose strategy types.hpp lacks
   for (const auto strategy : all_reduce_strategies) {
     const int rows = native_reduce_strategies::rows_for(strategy);
     if (rows != (is_native(strategy) ? 1 : 0)) return false;
