@@ -32,7 +32,7 @@ void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op
                     typename Reader::value_type* result, const reduce_tuning& tuning) {
   check_argument(result != nullptr, "ksync::cuda::reduce", "result is null");
   const auto launch = [&]<int BlockSize>() {
-    native_reduce_strategies::dispatch(native_choice(strategy), [&]<class Strategy>() {
+    native_reduce_strategies::dispatch("ksync::cuda::reduce", native_choice(strategy), [&]<class Strategy>() {
       Strategy::template launch<BlockSize>(stream, reader, n, op, result, tuning);
     });
   };
