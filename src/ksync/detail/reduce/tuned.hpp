@@ -30,7 +30,7 @@ struct TunedFold {
   std::int64_t lanes;
   std::int64_t chunk;  // chunk only: elements per lane
   // The packed walk keeps one accumulator per pack in flight: fewer registers, so that every resident
-  // thread keeps its loads in flight without spilling (see fold()).
+  // thread keeps its loads in flight without spilling (see run() below).
   static constexpr int accumulators = Walk == tuned_walk::packed ? packs_in_flight : chains;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, Acc& acc) const {
     Acc partial[accumulators];
