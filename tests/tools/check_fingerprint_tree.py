@@ -19,9 +19,9 @@ def git(root, *args):
 def main():
     tools, work = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     sys.path.insert(0, str(tools))
-    from toolbox import tool  # noqa: E402
+    from ksync_tools import source_tree  # noqa: E402
 
-    fingerprint = tool("fingerprint")
+    fingerprint = source_tree
     root = work / "tree"
     shutil.rmtree(root, ignore_errors=True)
     (root / "src").mkdir(parents=True)

@@ -16,9 +16,9 @@ sys.dont_write_bytecode = True
 def main():
     root = pathlib.Path(sys.argv[1])
     sys.path.insert(0, str(root / "tools"))
-    from toolbox import tool  # noqa: E402
+    from ksync_tools import source_tree  # noqa: E402
 
-    fingerprint = tool("fingerprint")
+    fingerprint = source_tree
     failures, checked = [], 0
     for folder in sorted((root / "docs" / "results").iterdir()):
         path = folder / "fingerprint.json"
