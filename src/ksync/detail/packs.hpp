@@ -2,10 +2,11 @@
 //
 // 16-byte packs for the portable `tuned` kernels on GPU backends, in plain C++ (no CUDA code): an aligned
 // struct of 16 / sizeof(T) elements, read and written in one access. On Kokkos::Cuda a kernel that moves one
-// element per thread per step is limited by the element rate, not by memory (measured on an H200: a Kokkos
-// parallel_for y = 2x at 0.40x of the device copy); one 16-byte access per step lets nvcc emit
-// ld.global.v4 / st.global.v4 and reaches the copy bandwidth. Used only when every View involved is
-// contiguous and its data is 16-byte aligned (packable()); otherwise the kernels read element by element.
+// 4-byte element per thread per step keeps too few bytes in flight to fill a GPU's memory pipeline; one
+// 16-byte access per step lets nvcc emit ld.global.v4 / st.global.v4 and reaches the copy bandwidth (the
+// measurements, and Kokkos' parallel_for in every form beside them: docs/reductions.md). Used only when
+// every View involved is contiguous and its data is 16-byte aligned (packable()); otherwise the kernels read
+// element by element.
 #pragma once
 
 #include <ksync/compat.hpp>

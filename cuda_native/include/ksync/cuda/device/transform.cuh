@@ -26,9 +26,9 @@ struct transform_tuning {
   int block_size = 256;  // threads per block, 32 to 1024
   // The grid: items_per_thread > 0 sizes it so each thread moves that many 16-byte packs (elements when the
   // arrays are not aligned), as many blocks as that takes; 0 caps it at blocks_per_sm blocks per
-  // multiprocessor and loops over the data (grid-stride). On an H200 (2026-11-30) one pack per thread ran
-  // at 1.00-1.07x the device copy from 2^16 to 2^30 floats, the resident grid-stride loop at 0.92-0.94x
-  // from 2^24 up (docs/reductions.md).
+  // multiprocessor and loops over the data (grid-stride). One pack per thread is the default because it
+  // ran at the device copy's bandwidth at every size where the grid-stride loop fell short from 2^24
+  // floats up (the figures: docs/reductions.md, "Native transform").
   int items_per_thread = 1;
   int blocks_per_sm = 0;          // items_per_thread = 0 only: 0 is as many as can be resident
   bool streaming_stores = false;  // st.global.cs: written lines are evicted first (data not read again soon)
