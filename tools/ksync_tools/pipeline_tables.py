@@ -14,6 +14,7 @@ usage: pipeline-tables FILE.json [FILE.json ...]"""
 import sys
 
 from ksync_tools.results import run_entries, seconds_of as seconds
+from ksync_tools.tables import markdown_table
 
 
 def load(paths):
@@ -51,11 +52,9 @@ def main():
     kernel_seconds = kernel["seconds_per_call"]
     print(f"n = {n} floats ({each_way / 2**20:.0f} MiB each way), y = 2x")
     print()
-    print("| what | measured |")
-    print("|---|---:|")
-    for kind, value in bandwidth.items():
-        print(f"| {kind.replace('_', ' ')} | {value / 1e9:.1f} GB/s |")
-    print(f"| kernel alone (all n) | {kernel_seconds * 1e3:.3f} ms |")
+    lines = [[kind.replace("_", " "), f"{value / 1e9:.1f} GB/s"] for kind, value in bandwidth.items()]
+    lines.append(["kernel alone (all n)", f"{kernel_seconds * 1e3:.3f} ms"])
+    print("\n".join(markdown_table(["what", "measured"], "lr", lines)))
     steady = max(each_way / bandwidth["h2d_pinned"], each_way / bandwidth["d2h_pinned"],
                  2 * each_way / bandwidth["both_ways_pinned"], kernel_seconds)
 
@@ -70,16 +69,16 @@ def main():
             continue
         chunks = sorted({c for _, _, c in table})
         print(f"\n{path}: ms per run (overlap efficiency = bound / measured)\n")
-        print("| order | streams | " + " | ".join(f"{c // 1024} KiB" if c < 2**20 else f"{c // 2**20} MiB"
-                                                 for c in chunks) + " |")
-        print("|---|---:|" + "---:|" * len(chunks))
+        header = ["order", "streams", *(f"{c // 1024} KiB" if c < 2**20 else f"{c // 2**20} MiB" for c in chunks)]
+        lines = []
         for order in ("depth_first", "breadth_first"):
             for streams in sorted({s for o, s, _ in table if o == order}):
                 cells = []
                 for c in chunks:
                     t = table.get((order, streams, c))
                     cells.append(f"{t * 1e3:.3f} ({bound(c) / t:.0%})" if t else "")
-                print(f"| {order} | {streams} | " + " | ".join(cells) + " |")
+                lines.append([order, str(streams), *cells])
+        print("\n".join(markdown_table(header, "lr" + "r" * len(chunks), lines)))
         key = min(table, key=table.get)  # the fastest configuration
         best[path] = (key, table[key])
         seed = table.get(("depth_first", 4, 4 * 2**20))
@@ -99,14 +98,15 @@ def main():
             print(f"- seed configuration from pageable memory: {seconds(pageable) * 1e3:.3f} ms")
 
     print()
-    print("| target (issue 6) | measured | holds |")
-    print("|---|---:|---|")
+    targets = []
     for path, (key, t) in best.items():
         ratio = t / bound(key[2])
-        print(f"| {path}: best pipeline <= 1.05x its ideal bound | {ratio:.3f}x | {'yes' if ratio <= 1.05 else 'no'} |")
+        targets.append([f"{path}: best pipeline <= 1.05x its ideal bound", f"{ratio:.3f}x",
+                        "yes" if ratio <= 1.05 else "no"])
     if "native" in best and "portable" in best:
         ratio = best["portable"][1] / best["native"][1]
-        print(f"| Kokkos best <= 1.05x native best | {ratio:.3f}x | {'yes' if ratio <= 1.05 else 'no'} |")
+        targets.append(["Kokkos best <= 1.05x native best", f"{ratio:.3f}x", "yes" if ratio <= 1.05 else "no"])
+    print("\n".join(markdown_table(["target (issue 6)", "measured", "holds"], "lrl", targets)))
 
 
 if __name__ == "__main__":

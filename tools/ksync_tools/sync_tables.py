@@ -12,6 +12,7 @@ usage: sync-tables FILE.json [FILE.json ...]"""
 import sys
 
 from ksync_tools.results import run_entries
+from ksync_tools.tables import markdown_table
 
 
 def barrier_rows(all_entries):
@@ -44,12 +45,11 @@ def main():
         sys.exit(__doc__)
     all_entries = list(run_entries(sys.argv[1:]))
     barriers = barrier_rows(all_entries)
-    print("| barrier | cost per barrier | blocks x threads |")
-    print("|---|---:|---:|")
     cost = {}
+    lines = []
     for name, nanoseconds, entry in barriers:
         if nanoseconds is None:
-            print(f"| {name} | not run: {entry} | |")
+            lines.append([name, f"not run: {entry}", ""])
             continue
         cost[name] = nanoseconds
         shape = ""
@@ -57,7 +57,8 @@ def main():
             shape = f"{int(entry['blocks'])} x {int(entry['block_size'])}"
         elif "teams" in entry:
             shape = f"{int(entry['teams'])} x {int(entry['team_size'])} (teams)"
-        print(f"| {name} | {nanoseconds:,.1f} ns | {shape} |")
+        lines.append([name, f"{nanoseconds:,.1f} ns", shape])
+    print("\n".join(markdown_table(["barrier", "cost per barrier", "blocks x threads"], "lrr", lines)))
 
     table = jacobi_table(all_entries)
     if not table:
@@ -65,8 +66,8 @@ def main():
     forms = sorted(table)
     sizes = sorted({n for values in table.values() for n in values})
     print()
-    print("| n | " + " | ".join(forms) + " | relaunch / grid.sync | Kokkos graph / CUDA graph |")
-    print("|---:|" + "---:|" * (len(forms) + 2))
+    header = ["n", *forms, "relaunch / grid.sync", "Kokkos graph / CUDA graph"]
+    lines = []
     persistent = "persistent_grid_sync/1_block_per_sm"
     crossover = None
     for n in sizes:
@@ -77,11 +78,12 @@ def main():
         cuda_graph = table.get("cuda_graph", {}).get(n)
         ratio = f"{relaunch / grid:.2f}" if relaunch and grid else ""
         graphs = f"{kokkos_graph / cuda_graph:.2f}" if kokkos_graph and cuda_graph else ""
-        print(f"| 2^{n.bit_length() - 1} | " + " | ".join(cells) + f" | {ratio} | {graphs} |")
+        lines.append([f"2^{n.bit_length() - 1}", *cells, ratio, graphs])
         if relaunch and cuda_graph and relaunch <= 1.10 * cuda_graph:
             crossover = crossover or n
         elif relaunch and cuda_graph:
             crossover = None  # launch cost matters again at a larger size: the crossover lies beyond it
+    print("\n".join(markdown_table(header, "r" * len(header), lines)))
     print()
     print("µs per phase (one call of all phases, launch included, over the phases).")
     if crossover:
@@ -92,28 +94,29 @@ def main():
 
     smallest = sizes[0]
     print()
-    print("| target (issue 5) | measured | holds |")
-    print("|---|---:|---|")
+    targets = []
     grid_phase = table.get(persistent, {}).get(smallest)
     for shape in (persistent, persistent + "_1024", persistent + "_4_sweeps", persistent + "_16_sweeps"):
         phase = table.get(shape, {}).get(smallest)
         if phase:
-            print(f"| persistent grid.sync phase <= 1.0 µs at 1 block/SM ({shape}, n = 2^{smallest.bit_length() - 1})"
-                  f" | {phase * 1e6:.2f} µs | {'yes' if phase <= 1.0e-6 else 'no'} |")
+            targets.append([f"persistent grid.sync phase <= 1.0 µs at 1 block/SM ({shape}, n = "
+                            f"2^{smallest.bit_length() - 1})", f"{phase * 1e6:.2f} µs",
+                            "yes" if phase <= 1.0e-6 else "no"])
     relaunch = table.get("launch_per_phase", {}).get(smallest)
     if grid_phase and relaunch:
-        print(f"| relaunch / persistent grid.sync >= 3 at n = 2^{smallest.bit_length() - 1} | "
-              f"{relaunch / grid_phase:.2f} | {'yes' if relaunch >= 3 * grid_phase else 'no'} |")
+        targets.append([f"relaunch / persistent grid.sync >= 3 at n = 2^{smallest.bit_length() - 1}",
+                        f"{relaunch / grid_phase:.2f}", "yes" if relaunch >= 3 * grid_phase else "no"])
     kokkos_node = cost.get("portable/barrier/kokkos_graph_node")
     cuda_node = cost.get("native/barrier/cuda_graph_node")
     if kokkos_node and cuda_node:
-        print(f"| Kokkos::Graph node <= 1.5x CUDA-graph node (empty kernels) | {kokkos_node / cuda_node:.2f} | "
-              f"{'yes' if kokkos_node <= 1.5 * cuda_node else 'no'} |")
+        targets.append(["Kokkos::Graph node <= 1.5x CUDA-graph node (empty kernels)", f"{kokkos_node / cuda_node:.2f}",
+                        "yes" if kokkos_node <= 1.5 * cuda_node else "no"])
     kokkos_graph = table.get("kokkos_graph", {}).get(smallest)
     cuda_graph = table.get("cuda_graph", {}).get(smallest)
     if kokkos_graph and cuda_graph:
-        print(f"| Kokkos::Graph phase <= 1.5x CUDA-graph phase (Jacobi, n = 2^{smallest.bit_length() - 1}) | "
-              f"{kokkos_graph / cuda_graph:.2f} | {'yes' if kokkos_graph <= 1.5 * cuda_graph else 'no'} |")
+        targets.append([f"Kokkos::Graph phase <= 1.5x CUDA-graph phase (Jacobi, n = 2^{smallest.bit_length() - 1})",
+                        f"{kokkos_graph / cuda_graph:.2f}", "yes" if kokkos_graph <= 1.5 * cuda_graph else "no"])
+    print("\n".join(markdown_table(["target (issue 5)", "measured", "holds"], "lrl", targets)))
 
 
 if __name__ == "__main__":

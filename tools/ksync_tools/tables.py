@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The one Markdown table writer of the tools: a header row, the alignment row, one row per list of cells."""
+
+
+def markdown_table(header, align, rows):
+    """The lines of a table: `header` (cell strings), `align` (one letter a column: 'l' left, 'r' right) and
+    `rows` (lists of cell strings, as many as the header)."""
+    if len(align) != len(header):
+        raise ValueError(f"markdown_table: {len(header)} header cells but {len(align)} alignments")
+    lines = ["| " + " | ".join(header) + " |", "|" + "".join("---:|" if a == "r" else "---|" for a in align)]
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"markdown_table: a row of {len(row)} cells under {len(header)} headers: {row}")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
