@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""What ksync's Python tools (tools/) share, imported as a package by each command there: results (reading
-the benchmark JSON: one loader, one median), source_tree (the tree hash of tools/fingerprint), and the
-table tools report-md composes (sync_tables, pipeline_tables, timeline)."""
+"""ksync's Python tools, one package: each command of tools/ (report-md, compare-runs, readme-headline,
+fingerprint, sync-tables, pipeline-tables, timeline-png) is a thin entry point that imports its module here.
+Shared: results (the one reader of the benchmark JSON and the one median every figure is), tables (the one
+Markdown table writer), source_tree (the tree hash a run is attributed by)."""

@@ -1,0 +1,403 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""Writes RESULTS_FOLDER/report.md, and PNG plots beside it, from what `tools/ksync bench` left there: the
+suites' Google Benchmark JSON (portable.json, native.json), fingerprint.json and traces/.
+  - the fingerprint: machine, GPU, clocks at start and end, driver, CUDA, compilers, Kokkos, commit, date;
+  - per pattern and size (float sum, transform y = 2x): each implementation's time, GB/s, % of the ceiling
+    measured in the same run (the fastest read or copy of the same n for reductions, the device copy for
+    transforms), ratio to CUB and Kokkos / native;
+  - hot and cold caches: each row timed after the L2 was overwritten beside its back-to-back twin;
+  - the barrier-cost table and the persistent workload (tools/sync-tables), the pipeline summary
+    (tools/pipeline-tables), the concurrency rows, several GPUs (peer copies, the reduction's and the
+    pipeline's scaling, ksync against NCCL);
+  - every row: median, min and max over the repetitions and the spread (max - min) / median;
+  - plots (matplotlib; without it the report says so and keeps the tables): bandwidth vs n, Kokkos /
+    native, barrier costs, a pipeline timeline.
+Rows a suite marked failed (a wrong result, a failed call: bench/checks.hpp) are listed at the top and left
+out of every table, and report-md then exits 1.
+usage: report-md RESULTS_FOLDER"""
+
+import contextlib
+import io
+import json
+import pathlib
+import sys
+
+from ksync_tools import pipeline_tables, sync_tables, timeline
+from ksync_tools.results import counter, error_rows, load, median
+from ksync_tools.source_tree import attribution
+from ksync_tools.tables import markdown_table
+
+
+def printed(function, *args):
+    """What a tool's main() prints, as text (its exit, for missing rows, as None)."""
+    saved = sys.argv
+    sys.argv = ["tool", *args]
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            function()
+    except SystemExit:
+        return None
+    finally:
+        sys.argv = saved
+    return out.getvalue()
+
+
+def error_section(failed, refused, out):
+    """At the top of the report: every failed row (its figures are not measurements and appear nowhere
+    else), then the refused ones."""
+    if failed:
+        out.append(f"## FAILED: {len(failed)} row(s) with a wrong result or a failed call\n")
+        out.append("These rows are left out of every table below; the suite exited 1.\n")
+        out.extend(f"- {suite}: `{name}`: {message}" for suite, name, message in failed)
+        out.append("")
+    if refused:
+        out.append(f"## Refused by this device: {len(refused)} row(s)\n")
+        out.extend(f"- {suite}: `{name}`: {message}" for suite, name, message in refused)
+        out.append("")
+
+
+def sized(rows, family):
+    """{n: row} for the rows named family/<n>."""
+    found = {}
+    for name, row in rows.items():
+        head, _, size = name.rpartition("/")
+        if head == family and size.isdigit():
+            found[int(size)] = row
+    return found
+
+
+def power(n):
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
+
+
+def cell(value, digits=2, suffix=""):
+    return "—" if value is None else f"{value:.{digits}f}{suffix}"
+
+
+def reduction_section(rows, out):
+    strategies = ["two_pass", "last_block", "grid_sync", "cluster", "atomics"]
+    native = {s: sized(rows, f"native/reduce/sum/float/{s}") for s in strategies}
+    cub = sized(rows, "cub/reduce/sum/float")
+    # CUB as timed by the portable harness, where both suites ran it: the tuned strategy's own baseline.
+    portable_cub = sized(rows, "portable:cub/reduce/sum/float") or cub
+    kokkos = sized(rows, "portable/reduce/sum/float/kokkos")
+    tuned = sized(rows, "portable/reduce/sum/float/tuned")
+    read = sized(rows, "portable/read_stream/float")
+    copies = [sized(rows, "native/device_copy/float"), sized(rows, "portable/device_copy/float")]
+    sizes = sorted(set(cub) | set(kokkos) | set(tuned) | set().union(*[set(v) for v in native.values()]))
+    if not sizes:
+        return {}
+    out.append("## Device-wide reduction: float sum\n")
+    out.append("µs per call (median), GB/s in brackets. Ratios are speed ratios (time of the other over time "
+               "of the first named). Ceiling: the fastest memory stream of the same run over the same n: "
+               "the reads (a Kokkos `parallel_for` reading the data, CUB's sum) and the device copies of both "
+               "halves (read + write bytes); tuned / CUB uses CUB "
+               "as timed by the portable harness where it ran there too.\n")
+    header = ["n", "native best", "CUB", "Kokkos parallel_reduce", "ksync tuned (portable)", "ceiling GB/s",
+              "native / CUB", "tuned / CUB", "tuned / Kokkos", "tuned / native", "native % of ceiling",
+              "tuned % of ceiling"]
+    lines = []
+    ratios = {}
+    for n in sizes:
+        best = min(((native[s][n]["median"], s) for s in strategies if n in native[s]), default=None)
+        t = {key: table[n]["median"] if n in table else None
+             for key, table in (("cub", cub), ("portable_cub", portable_cub), ("kokkos", kokkos), ("tuned", tuned))}
+        # Reads of n floats (Kokkos' read stream, CUB's sum) and copies (n floats read and written).
+        ceilings = [4 * n / table[n]["median"] for table in (read, cub) if n in table]
+        ceilings += [8 * n / copy[n]["median"] for copy in copies if n in copy]
+        ceiling = max(ceilings, default=0.0) or None
+
+        def bracket(seconds):
+            return "—" if seconds is None else f"{seconds * 1e6:.2f} ({4 * n / seconds / 1e9:.0f})"
+
+        def ratio(a, b):
+            return a / b if a and b else None
+
+        native_best = best[0] if best else None
+        ratios[n] = ratio(native_best, t["tuned"])
+        def percent(seconds):
+            return cell(100 * 4 * n / seconds / ceiling if seconds and ceiling else None, 0, " %")
+
+        lines.append([power(n), f"{bracket(native_best)}{' ' + best[1] if best else ''}", bracket(t["cub"]),
+                      bracket(t["kokkos"]), bracket(t["tuned"]), cell(ceiling / 1e9 if ceiling else None, 0),
+                      cell(ratio(t["cub"], native_best)), cell(ratio(t["portable_cub"], t["tuned"])),
+                      cell(ratio(t["kokkos"], t["tuned"])), cell(ratios[n]), percent(native_best),
+                      percent(t["tuned"])])
+    out.extend(markdown_table(header, "rlrrrrrrrrrr", lines))
+    out.append("")
+    return {"reduce": ratios, "reduce_rows": (native, cub, kokkos, tuned, read)}
+
+
+def transform_section(rows, out):
+    families = {"native": "native/transform/float", "native copy": "native/device_copy/float",
+                "Kokkos parallel_for": "portable/transform/float/kokkos",
+                "ksync tuned (portable)": "portable/transform/float/tuned",
+                "Kokkos copy": "portable/device_copy/float"}
+    tables = {label: sized(rows, family) for label, family in families.items()}
+    sizes = sorted(set().union(*[set(t) for t in tables.values()]))
+    if not sizes:
+        return {}
+    out.append("## Transform y = 2x\n")
+    out.append("µs per call (median), GB/s read + write in brackets; % of the device copy of the same path "
+               "and run.\n")
+    header = ["n", *tables, "native % of copy", "tuned % of copy", "tuned / native"]
+    lines = []
+    ratios = {}
+    for n in sizes:
+        t = {label: table[n]["median"] if n in table else None for label, table in tables.items()}
+        cells = ["—" if s is None else f"{s * 1e6:.2f} ({8 * n / s / 1e9:.0f})" for s in t.values()]
+        native_pct = 100 * t["native copy"] / t["native"] if t["native"] and t["native copy"] else None
+        tuned_pct = (100 * t["Kokkos copy"] / t["ksync tuned (portable)"]
+                     if t["ksync tuned (portable)"] and t["Kokkos copy"] else None)
+        ratios[n] = t["native"] / t["ksync tuned (portable)"] if t["native"] and t["ksync tuned (portable)"] else None
+        lines.append([power(n), *cells, cell(native_pct, 0, " %"), cell(tuned_pct, 0, " %"), cell(ratios[n])])
+    out.extend(markdown_table(header, "r" * len(header), lines))
+    out.append("")
+    return {"transform": ratios, "transform_rows": tables}
+
+
+def every_row_section(rows, out):
+    out.append("## Every row\n")
+    out.append("Median, min and max over the repetitions; spread = (max - min) / median.\n")
+    lines = [[name, f"{row['median'] * 1e6:.2f} µs", f"{min(row['samples']) * 1e6:.2f} µs",
+              f"{max(row['samples']) * 1e6:.2f} µs", f"{row['spread']:.1%}", f"{row['rate'] / 1e9:.1f}"]
+             for name, row in sorted(rows.items())]
+    out.extend(markdown_table(["benchmark", "median", "min", "max", "spread", "GB/s"], "lrrrrr", lines))
+    out.append("")
+
+
+def hot_cold_section(rows, out):
+    """Every cold row (…_cold/…, L2 overwritten before each sample) beside its hot twin."""
+    pairs = []
+    for name, row in sorted(rows.items()):
+        head, _, size = name.rpartition("/")
+        if "_cold/" not in name or not size.isdigit():
+            continue
+        twin = rows.get(name.replace("_cold/", "/"))
+        if twin:
+            pairs.append((name.replace("_cold/", "/").rpartition("/")[0], int(size), twin["median"], row["median"]))
+    if not pairs:
+        return
+    out.append("## Hot and cold caches\n")
+    out.append("Hot: back-to-back calls, the data left in L2 by the previous call. Cold: one call after the L2 was "
+               "overwritten (native: twice its size, same stream; portable: 512 MiB, same instance, then a "
+               "fence, so its cold rows include the launch).\n")
+    lines = [[family, power(n), f"{hot * 1e6:.2f} µs", f"{cold * 1e6:.2f} µs", f"{cold / hot:.2f}"]
+             for family, n, hot, cold in pairs]
+    out.extend(markdown_table(["benchmark", "n", "hot", "cold", "cold / hot"], "lrrrr", lines))
+    out.append("")
+
+
+def concurrency_section(rows, out):
+    names = sorted(name for name in rows if name.startswith("native/concurrency/"))
+    if not names:
+        return
+    out.append("## Concurrency (seed 002)\n")
+    lines = [[name.removeprefix("native/concurrency/"), f"{rows[name]['median'] * 1e6:.1f} µs"] for name in names]
+    out.extend(markdown_table(["row", "median"], "lr", lines))
+    out.append("")
+
+
+def node_section(rows, out):
+    """Several GPUs of one node: peer copies by path and direction, the reduction's and the pipeline's
+    scaling from 1 to 2 GPUs, ksync's peer gather against NCCL."""
+    copies = {name: row for name, row in rows.items() if name.startswith("native/node/peer_copy/")}
+    reduces = {name: row for name, row in rows.items() if name.startswith("native/node/reduce/")}
+    pipelines = {name: row for name, row in rows.items() if name.startswith("native/node/pipeline/")}
+    if not (copies or reduces or pipelines):
+        return
+    out.append("## Several GPUs of one node (seed 002)\n")
+    if copies:
+        out.append("Copies between GPU 0 and GPU 1, timed on GPU 0's stream around a fork and a join (cross-GPU "
+                   "event waits included). `auto` is peer to peer where the GPUs allow it (its path in brackets), "
+                   "`staged` goes through pinned host memory. GB/s counts the bytes moved (both ways: twice).\n")
+        sizes = sorted({int(name.rpartition("/")[2]) for name in copies})
+        families = sorted({name.rpartition("/")[0].removeprefix("native/node/peer_copy/") for name in copies})
+        header = ["path / direction", *(f"{size} B" if size < 1024 else power(size) + " B" for size in sizes)]
+        lines = []
+        for family in families:
+            cells = []
+            for size in sizes:
+                row = copies.get(f"native/node/peer_copy/{family}/{size}")
+                if not row:
+                    cells.append("—")
+                elif size < (1 << 20):
+                    cells.append(f"{row['median'] * 1e6:.2f} µs")
+                else:
+                    cells.append(f"{row['rate'] / 1e9:.0f} GB/s")
+            label = copies[next(n for n in copies if f"/{family}/" in n)]["entry"].get("label", "")
+            lines.append([f"{family} ({label})", *cells])
+        out.extend(markdown_table(header, "l" + "r" * len(sizes), lines))
+        out.append("")
+    if reduces:
+        out.append("Float sum of n elements spread over the GPUs, the value left on every GPU; µs per call "
+                   "(median). Speed-up: 1 GPU over 2 GPUs, same combine.\n")
+        sizes = sorted({int(name.rpartition("/")[2]) for name in reduces})
+        header = ["n", "peer_gather, 1 GPU", "peer_gather, 2 GPUs", "nccl, 1 GPU", "nccl, 2 GPUs",
+                  "speed-up peer_gather", "speed-up nccl", "nccl time / peer_gather time (2 GPUs)"]
+        lines = []
+        for n in sizes:
+            t = {(c, g): rows.get(f"native/node/reduce/{c}/gpus:{g}/{n}") for c in ("peer_gather", "nccl")
+                 for g in (1, 2)}
+            m = {key: row["median"] if row else None for key, row in t.items()}
+
+            def ratio(a, b):
+                return cell(a / b if a and b else None)
+
+            times = [cell(m[key] * 1e6 if m[key] else None)
+                     for key in (("peer_gather", 1), ("peer_gather", 2), ("nccl", 1), ("nccl", 2))]
+            lines.append([power(n), *times, ratio(m[("peer_gather", 1)], m[("peer_gather", 2)]),
+                          ratio(m[("nccl", 1)], m[("nccl", 2)]), ratio(m[("nccl", 2)], m[("peer_gather", 2)])])
+        out.extend(markdown_table(header, "r" * len(header), lines))
+        out.append("")
+    if pipelines:
+        out.append("Seed 002's pipeline with one share per GPU (pinned host memory, 4 streams per GPU, 4 MiB "
+                   "chunks): host wall time of a run and GB/s over both directions.\n")
+        lines = [[name.rpartition(":")[2], f"{row['median'] * 1e3:.3f}", f"{row['rate'] / 1e9:.1f}"]
+                 for name, row in sorted(pipelines.items())]
+        out.extend(markdown_table(["GPUs", "ms per run", "GB/s"], "rrr", lines))
+        out.append("")
+
+
+def plots(folder, rows, ratios, out):
+    try:
+        import matplotlib
+    except ImportError:
+        out.append("Plots: not drawn — matplotlib is not installed (Debian: python3-matplotlib; "
+                   "tools/ksync-env installs it). The tables above hold every number.\n")
+        return
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    drawn = []
+
+    def bandwidth_plot(file, title, series, bytes_per_element):
+        figure, axes = plt.subplots(figsize=(8, 5))
+        for label, table in series.items():
+            if table:
+                sizes = sorted(table)
+                axes.plot(sizes, [bytes_per_element * n / table[n]["median"] / 1e9 for n in sizes], marker="o",
+                          label=label, linestyle="--" if "copy" in label or "read" in label else "-")
+        if not axes.lines:
+            plt.close(figure)
+            return
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        axes.set_xlabel("n (elements)")
+        axes.set_ylabel("GB/s")
+        axes.set_title(title)
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(fontsize="small")
+        figure.tight_layout()
+        figure.savefig(folder / file, dpi=110)
+        plt.close(figure)
+        drawn.append((file, title))
+
+    if "reduce_rows" in ratios:
+        native, cub, kokkos, tuned, read = ratios["reduce_rows"]
+        series = {f"native {s}": t for s, t in native.items()}
+        series.update({"CUB": cub, "Kokkos parallel_reduce": kokkos, "ksync tuned": tuned, "read stream": read})
+        bandwidth_plot("reduce_bandwidth.png", "float sum: bandwidth vs n", series, 4)
+    if "transform_rows" in ratios:
+        bandwidth_plot("transform_bandwidth.png", "transform y = 2x: bandwidth vs n", ratios["transform_rows"], 8)
+    pairs = {k: v for k, v in (("float sum", ratios.get("reduce")), ("transform", ratios.get("transform"))) if v}
+    if any(value for series in pairs.values() for value in series.values()):
+        figure, axes = plt.subplots(figsize=(8, 4))
+        for label, series in pairs.items():
+            sizes = sorted(n for n, value in series.items() if value)
+            axes.plot(sizes, [series[n] for n in sizes], marker="o", label=label)
+        axes.axhline(1.0, color="grey", linewidth=0.8)
+        axes.set_xscale("log", base=2)
+        axes.set_xlabel("n (elements)")
+        axes.set_ylabel("Kokkos (ksync tuned) speed / native best")
+        axes.set_title("Kokkos / native")
+        axes.legend(fontsize="small")
+        figure.tight_layout()
+        figure.savefig(folder / "kokkos_over_native.png", dpi=110)
+        plt.close(figure)
+        drawn.append(("kokkos_over_native.png", "Kokkos / native"))
+    barriers = sorted(((counter(row, "seconds_per_barrier") * 1e9, name) for name, row in rows.items()
+                       if "/barrier/" in name and counter(row, "seconds_per_barrier") is not None), reverse=True)
+    if barriers:
+        figure, axes = plt.subplots(figsize=(9, 0.3 * len(barriers) + 1.2))
+        axes.barh([name for _, name in barriers], [cost for cost, _ in barriers], color="#4c72b0")
+        axes.set_xscale("log")
+        axes.set_xlabel("ns per barrier (log)")
+        axes.set_title("what one barrier costs")
+        figure.tight_layout()
+        figure.savefig(folder / "barrier_costs.png", dpi=110)
+        plt.close(figure)
+        drawn.append(("barrier_costs.png", "barrier costs"))
+    trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
+    if trace.exists():
+        printed(timeline.main, str(trace), str(folder / "pipeline_timeline.png"), "seed 002's pipeline, one run")
+        drawn.append(("pipeline_timeline.png", "pipeline timeline"))
+    for file, title in drawn:
+        out.append(f"![{title}]({file})\n")
+
+
+def fingerprint_section(folder, contexts, out):
+    out.append("## Fingerprint\n")
+    path = folder / "fingerprint.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+        # The run is named after a commit only when that commit's tree is the tree measured (tools/fingerprint).
+        out.append(f"- source: {attribution(data)}")
+        for key, value in data.items():
+            out.append(f"- {key}: {value}")
+    for suite, context in sorted(contexts.items()):
+        keep = {k: v for k, v in context.items() if k not in ("kokkos_configuration", "caches", "load_avg")}
+        out.append(f"- {suite} suite: " + ", ".join(f"{k} = {v}" for k, v in sorted(keep.items())))
+    out.append("")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    folder = pathlib.Path(sys.argv[1])
+    rows, contexts = load(folder)
+    failed, refused = error_rows(folder)
+    if not rows and not failed:
+        sys.exit(f"report-md: no benchmark results in {folder}")
+    out = ["# ksync comparison report\n"]
+    error_section(failed, refused, out)
+    if not rows:
+        (folder / "report.md").write_text("\n".join(out) + "\n")
+        sys.exit(f"report-md: every row failed; wrote {folder / 'report.md'}")
+    if "native" not in contexts:
+        out.append("No native rows: the native suite needs a CUDA GPU (this run had none). The portable rows "
+                   "ran on the backend named in the fingerprint.\n")
+    fingerprint_section(folder, contexts, out)
+    ratios = {}
+    ratios.update(reduction_section(rows, out))
+    ratios.update(transform_section(rows, out))
+    suites = [str(folder / f"{s}.json") for s in ("native", "portable") if (folder / f"{s}.json").exists()]
+    has_sync_rows = any("/barrier/" in name or "/jacobi/" in name for name in rows)
+    sync = printed(sync_tables.main, *suites) if has_sync_rows else None
+    if sync:
+        out.append("## Barriers and the persistent workload (tools/sync-tables)\n")
+        out.append(sync)
+    pipeline = printed(pipeline_tables.main, *suites)
+    if pipeline:
+        out.append("## Pipeline (tools/pipeline-tables)\n")
+        out.append(pipeline)
+    elif any("/pipeline/" in name for name in rows):
+        out.append("## Pipeline\n")
+        out.append("The pipeline's bound needs the native suite's copy-bandwidth rows (a CUDA GPU); the portable "
+                   "pipeline rows are under Every row.\n")
+    hot_cold_section(rows, out)
+    concurrency_section(rows, out)
+    node_section(rows, out)
+    out.append("## Plots\n")
+    plots(folder, rows, ratios, out)
+    every_row_section(rows, out)
+    (folder / "report.md").write_text("\n".join(out) + "\n")
+    print(f"report-md: wrote {folder / 'report.md'}")
+    if failed:
+        sys.exit(f"report-md: {len(failed)} row(s) failed (listed at the top of the report), e.g. "
+                 f"{failed[0][1]}: {failed[0][2]}")
+
+
+if __name__ == "__main__":
+    main()
