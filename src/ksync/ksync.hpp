@@ -2,6 +2,8 @@
 // The portable half of ksync in one include.
 #pragma once
 
+#include <ksync/cg.hpp>
+#include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/config.hpp>
 #include <ksync/jacobi.hpp>

@@ -6,7 +6,9 @@
 //
 //   reduce(exec, data, op, strategy, result)   asynchronous: op over data lands in the rank-0 View `result`
 //                                              once `exec` reaches that point of its queue; nothing is fenced.
-//   auto r = reduce(exec, data, op[, strategy]) blocking: returns the value; fences `exec` (only it).
+//   auto r = reduce(exec, data, op[, strategy]) blocking: returns the value once `exec` computed it; on
+//                                              Kokkos::Cuda (with the native half) the value comes home through
+//                                              mapped pinned memory without a fence, elsewhere Kokkos fences `exec`.
 //   reduce(exec, data, result) / reduce(exec, data)                     the sum, automatic strategy
 //   dot(exec, x, y, strategy, result) / dot(exec, x, y[, strategy])     sum of x(i) * y(i)
 //   transform_reduce(exec, data, op, f, strategy, result) / (exec, data, op, f[, strategy])  op over f(data(i))
@@ -82,6 +84,12 @@ struct NarrowResult {
 template <class T, class ExecutionSpace, class Term, class Target>
 void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_op op,
                    reduce_strategy strategy, Target& target) {
+  if constexpr (!Kokkos::is_view_v<Target> && has_native_mailbox<ExecutionSpace, T>) {
+    // A host scalar on Kokkos::Cuda: fold into a device slot and let the value itself come home.
+    target = blocking_through_mailbox<T>(
+        exec, [&](auto& slot) { fold_portable<T>(label, exec, n, term, op, strategy, slot); });
+    return;
+  }
   with_reduce_op(op, [&](auto op_constant) {
     constexpr reduce_op fold_op = decltype(op_constant)::value;
     using Acc = accumulator_t<ExecutionSpace, fold_op, T>;
@@ -215,7 +223,7 @@ void reduce(const ExecutionSpace& exec, const DataView& data, reduce_op op, redu
   detail::reduce_into(exec, data, op, strategy, target);
 }
 
-// Blocking: returns op over `data`; fences `exec` (Kokkos does so for a host result), nothing else.
+// Blocking: returns op over `data` once `exec` computed it (see the top of this file), waiting on nothing else.
 template <class ExecutionSpace, class DataView>
 [[nodiscard]] typename DataView::non_const_value_type reduce(const ExecutionSpace& exec, const DataView& data,
                                                              reduce_op op,
@@ -248,7 +256,7 @@ void dot(const ExecutionSpace& exec, const XView& x, const YView& y, reduce_stra
   detail::dot_into(exec, x, y, strategy, target);
 }
 
-// Blocking: returns sum_i x(i) * y(i); fences `exec` only.
+// Blocking: returns sum_i x(i) * y(i), waiting on `exec` only.
 template <class ExecutionSpace, class XView, class YView>
 [[nodiscard]] typename XView::non_const_value_type dot(const ExecutionSpace& exec, const XView& x, const YView& y,
                                                        reduce_strategy strategy = reduce_strategy::automatic) {
@@ -270,7 +278,7 @@ void transform_reduce(const ExecutionSpace& exec, const DataView& data, reduce_o
   detail::transform_reduce_into(exec, data, op, f, strategy, target);
 }
 
-// Blocking: returns op over f(data(i)); fences `exec` only.
+// Blocking: returns op over f(data(i)), waiting on `exec` only.
 template <class ExecutionSpace, class DataView, class Transform>
 [[nodiscard]] typename DataView::non_const_value_type transform_reduce(
     const ExecutionSpace& exec, const DataView& data, reduce_op op, const Transform& f,

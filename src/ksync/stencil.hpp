@@ -22,3 +22,27 @@ KSYNC_HOST_DEVICE constexpr T jacobi_update(T left, T right) {
 }
 
 }  // namespace ksync
+
+namespace ksync {
+
+// One row of the 2-D Poisson operator (the 5-point Laplacian, -h^2 scaled, zero Dirichlet boundary) on an
+// m x m grid: 4 u(c) minus its four neighbours, each neighbour 0 off the grid. Symmetric positive definite,
+// the operator ksync::cg and ksync::cuda::cg have built in. Neighbours are summed in one fixed order so
+// that both halves compute the same bits.
+template <class T>
+KSYNC_HOST_DEVICE constexpr T poisson_2d_row(T center, T west, T east, T south, T north) {
+  return static_cast<T>(4) * center - ((west + east) + (south + north));
+}
+
+// Row i = row * m + col of the 2-D Poisson operator applied to v, where v(j) gives entry j (a View, a raw
+// array's accessor, or a vector formed on the fly such as r + beta p). m * m < 2^31 (callers check).
+template <class T, class Vector>
+KSYNC_HOST_DEVICE T poisson_2d_apply(const Vector& v, int m, int i) {
+  const int row = i / m;
+  const int col = i - row * m;
+  const T zero = 0;
+  return poisson_2d_row<T>(v(i), col > 0 ? v(i - 1) : zero, col + 1 < m ? v(i + 1) : zero, row > 0 ? v(i - m) : zero,
+                           row + 1 < m ? v(i + m) : zero);
+}
+
+}  // namespace ksync

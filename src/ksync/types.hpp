@@ -92,6 +92,15 @@ constexpr bool rows_follow_the_enum() {
 // its rows against these).
 static_assert(detail::rows_follow_the_enum(), "reduce_strategy_rows must list the reduce_strategy values in order");
 
+// What detail::strategy_table reads (by argument-dependent lookup): the rows, and which rows a half's table
+// must list. `automatic` is each half's choice among its rows, not a row of either table.
+constexpr const auto& strategy_rows(reduce_strategy /*tag*/) noexcept {
+  return reduce_strategy_rows;
+}
+constexpr bool must_implement(const reduce_strategy_row& row, strategy_half half) noexcept {
+  return row.half == half;
+}
+
 inline constexpr auto all_reduce_strategies = [] {
   std::array<reduce_strategy, std::size(reduce_strategy_rows)> all{};
   for (std::size_t i = 0; i < all.size(); ++i)

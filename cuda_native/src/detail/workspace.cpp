@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,7 +37,17 @@ reduce_workspace create_workspace(cudaStream_t stream, int device) {
   // use: a cudaMemset (legacy stream, asynchronous to the host for device memory) would not be ordered
   // before kernels on a non-blocking stream.
   KSYNC_CUDA_CHECK(cudaMemsetAsync(base, 0, partial_bytes + 768, stream));
-  KSYNC_CUDA_CHECK(cudaMallocHost(&workspace.host_result, 8));
+  // The mailbox: mapped (the GPU writes it directly), zeroed (epoch 0 is never posted).
+  void* slots = nullptr;
+  KSYNC_CUDA_CHECK(cudaHostAlloc(&slots, 2 * sizeof(mailbox_slot), cudaHostAllocMapped | cudaHostAllocPortable));
+  std::memset(slots, 0, 2 * sizeof(mailbox_slot));
+  // Kernels write the slots through the host address (reserve()): unified addressing, as on every 64-bit
+  // platform CUDA 13 supports, makes it the device address too.
+  void* device_address = nullptr;
+  KSYNC_CUDA_CHECK(cudaHostGetDevicePointer(&device_address, slots, 0));
+  check_argument(device_address == slots, "ksync::cuda", "mapped host memory has a device address (", device_address,
+                 ") other than its host address (", slots, "): unified addressing is required");
+  workspace.mailbox = static_cast<mailbox_slot*>(slots);
   return workspace;
 }
 

@@ -3,6 +3,7 @@
 #include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device/reduce/strategies.cuh>
 
 #include <cstddef>
 
@@ -26,19 +27,15 @@ void check_reduce_arguments(const char* where, const void* x, const void* y, std
                  " is not one of 1, 2, 4, 8, 16");
 }
 
+bool result_is_one_store(reduce_strategy strategy) {
+  bool one_store = false;
+  native_reduce_strategies::dispatch("ksync::cuda::reduce", native_choice(strategy),
+                                     [&]<class Strategy>() { one_store = Strategy::result_is_one_store; });
+  return one_store;
+}
+
 void* workspace_device_result(cudaStream_t stream) {
   return stream_workspace(stream).device_result;
-}
-
-void* workspace_host_result(cudaStream_t stream) {
-  return stream_workspace(stream).host_result;
-}
-
-void copy_result_and_wait(cudaStream_t stream, std::size_t bytes) {
-  const reduce_workspace& workspace = stream_workspace(stream);
-  KSYNC_CUDA_CHECK(
-      cudaMemcpyAsync(workspace.host_result, workspace.device_result, bytes, cudaMemcpyDeviceToHost, stream));
-  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace ksync::cuda::detail

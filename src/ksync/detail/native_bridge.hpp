@@ -7,6 +7,7 @@
 // Everywhere else the native strategies are rejected with std::invalid_argument before any work.
 #pragma once
 
+#include <ksync/cg_types.hpp>
 #include <ksync/config.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/types.hpp>
@@ -14,13 +15,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
 #define KSYNC_NATIVE_BRIDGE 1
+#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #if defined(__CUDACC__)
@@ -82,17 +86,83 @@ void check_contiguous(const char* where, const char* name, const View& view) {
 
 #if KSYNC_NATIVE_BRIDGE
 // Runs `enqueue(target)` on `stream` with `target` where the result goes: the rank-0 View's own memory
-// (asynchronous), or the stream's workspace slot, copied back into the host scalar (blocking: synchronizes
-// that stream only, as ksync::cuda's blocking calls do).
+// (asynchronous), or the stream's workspace slot, brought home into the host scalar through the stream's
+// mailbox (blocking, as ksync::cuda's blocking calls).
 template <class T, class Result, class Enqueue>
-void into_result(cudaStream_t stream, Result& result, Enqueue&& enqueue) {
+void into_result(cudaStream_t stream, reduce_strategy strategy, Result& result, Enqueue&& enqueue) {
   if constexpr (Kokkos::is_view_v<Result>) {
     enqueue(result.data());
   } else {
-    result = ksync::cuda::detail::blocking_result<T>(stream, enqueue);
+    result =
+        ksync::cuda::detail::blocking_result<T>(stream, ksync::cuda::detail::result_is_one_store(strategy), enqueue);
   }
 }
 #endif
+
+// Whether blocking results on `ExecutionSpace` of type T come home through ksync::cuda's mailbox
+// (ksync/cuda/detail/mailbox.hpp): the host waits for the value, not for a fence of the instance.
+template <class ExecutionSpace, class T>
+inline constexpr bool has_native_mailbox =
+#if KSYNC_NATIVE_BRIDGE
+    has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>;
+#else
+    false;
+#endif
+
+// A blocking result through the mailbox: `fold(slot)` enqueues the value into `slot`, a rank-0 View over
+// the mailbox slot itself (mapped host memory the GPU writes: Kokkos' reductions store their result with
+// plain stores, or copy it there); the value comes back as soon as the GPU has written it.
+template <class T, class ExecutionSpace, class Fold>
+T blocking_through_mailbox(const ExecutionSpace& exec, Fold&& fold) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_mailbox<ExecutionSpace, T>) {
+    return ksync::cuda::detail::blocking_result<T>(exec.cuda_stream(), /*direct=*/true, [&](T* mailbox_slot) {
+      Kokkos::View<T, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(mailbox_slot);
+      fold(slot);
+    });
+  }
+#endif
+  (void)exec, (void)fold;
+  unreachable_bridge("ksync::blocking_through_mailbox");
+}
+
+// A post to exec's stream's mailbox and the wait for it (ksync/cuda/detail/mailbox.hpp), for values the
+// host looks at between batches of work (ksync::cg's convergence checks).
+template <class ExecutionSpace>
+std::uint32_t native_post(const ExecutionSpace& exec, const void* device_source, std::size_t bytes) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_bridge<ExecutionSpace>) {
+    return ksync::cuda::detail::post(exec.cuda_stream(), device_source, bytes).epoch;
+  }
+#endif
+  (void)exec, (void)device_source, (void)bytes;
+  unreachable_bridge("ksync::native_post");
+}
+
+template <class ExecutionSpace>
+void native_wait(const ExecutionSpace& exec, std::uint32_t ticket, void* destination, std::size_t bytes) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_bridge<ExecutionSpace>) {
+    ksync::cuda::detail::wait(exec.cuda_stream(), {ticket}, destination, bytes);
+    return;
+  }
+#endif
+  (void)exec, (void)ticket, (void)destination, (void)bytes;
+  unreachable_bridge("ksync::native_wait");
+}
+
+// ksync::cuda::cg on exec's stream: the native CG forms from ksync::cg (built-in Poisson operator only).
+template <class ExecutionSpace, class T>
+cg_result native_cg(const ExecutionSpace& exec, std::int64_t m, const T* b, T* x, cg_form form,
+                    const cg_options& options) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (has_native_bridge<ExecutionSpace>) {
+    return ksync::cuda::cg(exec.cuda_stream(), m, b, x, form, options);
+  }
+#endif
+  (void)exec, (void)m, (void)b, (void)x, (void)form, (void)options;
+  unreachable_bridge("ksync::cg");
+}
 
 template <class ExecutionSpace, class T, class Result>
 void native_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy,
@@ -100,7 +170,8 @@ void native_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, red
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
     const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, result, [&](T* target) { ksync::cuda::reduce(stream, data, n, op, strategy, target); });
+    into_result<T>(stream, strategy, result,
+                   [&](T* target) { ksync::cuda::reduce(stream, data, n, op, strategy, target); });
     return;
   }
 #endif
@@ -114,7 +185,7 @@ void native_dot(const ExecutionSpace& exec, const T* x, const T* y, std::size_t 
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
     const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, result, [&](T* target) { ksync::cuda::dot(stream, x, y, n, strategy, target); });
+    into_result<T>(stream, strategy, result, [&](T* target) { ksync::cuda::dot(stream, x, y, n, strategy, target); });
     return;
   }
 #endif
@@ -128,7 +199,7 @@ void native_transform_reduce(const ExecutionSpace& exec, const T* data, std::siz
 #if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
   if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
     const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, result,
+    into_result<T>(stream, strategy, result,
                    [&](T* target) { ksync::cuda::transform_reduce(stream, data, n, op, f, strategy, target); });
     return;
   }

@@ -11,16 +11,20 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ksync::cuda::detail {
 
+struct mailbox_slot;  // detail/mailbox.hpp
+
 struct reduce_workspace {
-  void* partials = nullptr;        // partial_slots slots of 8 bytes (one per block or per cluster)
-  std::size_t partial_slots = 0;   // = the device's resident-block limit x its multiprocessors
-  unsigned int* ticket = nullptr;  // 0 between calls: the block that finishes a call resets it
-  void* device_result = nullptr;   // 8 bytes: where blocking calls' kernels put the result
-  void* host_result = nullptr;     // 8 bytes of pinned host memory: where blocking calls read it
-  void* barrier_states = nullptr;  // 256 bytes, zeroed once: the persistent kernels' grid-barrier states
+  void* partials = nullptr;                 // partial_slots slots of 8 bytes (one per block or per cluster)
+  std::size_t partial_slots = 0;            // = the device's resident-block limit x its multiprocessors
+  unsigned int* ticket = nullptr;           // 0 between calls: the block that finishes a call resets it
+  void* device_result = nullptr;            // 8 bytes: where blocking calls' kernels put the result
+  void* barrier_states = nullptr;           // 256 bytes, zeroed once: the persistent kernels' grid-barrier states
+  mailbox_slot* mailbox = nullptr;          // two slots of mapped pinned host memory (detail/mailbox.hpp)
+  mutable std::uint32_t mailbox_epoch = 0;  // the last post's epoch
   int max_blocks_per_multiprocessor = 0;
 };
 

@@ -4,7 +4,7 @@
 // CUDA translation units that reduce f(x) with their own device functor f. Include from .cu files only.
 //
 //   transform_reduce(stream, data, n, op, f, strategy, result[, tuning])  asynchronous, into *result
-//   auto r = transform_reduce(stream, data, n, op, f[, strategy, tuning]) blocking; synchronizes `stream`
+//   auto r = transform_reduce(stream, data, n, op, f[, strategy, tuning]) blocking; waits on `stream` only
 //
 // One kernel template serves every strategy (reduce/kernel.cuh: read, block, then the strategy's finish);
 // each strategy is one file of reduce/ and one row of the table in reduce/strategies.cuh.
@@ -83,15 +83,15 @@ void transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_
   detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, result, tuning);
 }
 
-// Blocking: returns op over f(data[i]); synchronizes `stream` only.
+// Blocking: returns op over f(data[i]), waiting on `stream` only (detail/mailbox.hpp).
 template <class T, class Transform>
 [[nodiscard]] T transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
                                  reduce_strategy strategy = reduce_strategy::automatic,
                                  const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::transform_reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::transform_reduce", data, data, n, strategy, tuning);
-  return detail::blocking_result<T>(stream, [&](T* device_result) {
-    detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, device_result, tuning);
+  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
+    detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, target, tuning);
   });
 }
 

@@ -8,7 +8,7 @@
 //
 //   reduce(stream, data, n, op, strategy, result[, tuning])  asynchronous: *result (device memory) receives
 //                                                            the result in stream order; nothing is synchronized.
-//   auto r = reduce(stream, data, n, op[, strategy, tuning]) blocking: synchronizes `stream` only.
+//   auto r = reduce(stream, data, n, op[, strategy, tuning]) blocking: waits for the value from `stream` only.
 //   reduce(stream, data, n, result) / reduce(stream, data, n)  the sum, automatic strategy.
 //   dot(stream, x, y, n, strategy, result[, tuning]) / dot(stream, x, y, n[, strategy, tuning])
 //
@@ -26,6 +26,7 @@
 // below the gamma(n - 1) of a sequential sum.
 #pragma once
 
+#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/value_types.hpp>
 #include <ksync/types.hpp>
 
@@ -55,15 +56,18 @@ void dot_values(cudaStream_t stream, const T* x, const T* y, std::size_t n, redu
 // tuning can be used: called before anything is allocated or enqueued.
 void check_reduce_arguments(const char* where, const void* x, const void* y, std::size_t n, reduce_strategy strategy,
                             const reduce_tuning& tuning);
-// Runs `enqueue(device_result)` on `stream`, copies the result to pinned host memory and synchronizes
-// `stream`. Blocking calls on one stream from several host threads at once would share that slot: the
-// stream already serializes them on the device, and ksync asks callers to serialize them on the host too.
+// Runs `enqueue(target)` on `stream` and brings the result home through the stream's mailbox
+// (detail/mailbox.hpp): the host waits for the value itself, not for a copy and a stream synchronization.
+// `direct` (the work writes its result with plain stores): `target` is the mailbox slot itself (mapped host
+// memory) and only the epoch follows; otherwise (atomics) a device slot, which post() copies home.
+// Blocking calls on one stream from several host threads at once would share the stream's slots: the stream
+// already serializes them on the device, and ksync asks callers to serialize them on the host too.
 template <class T, class Enqueue>
-T blocking_result(cudaStream_t stream, Enqueue&& enqueue);
-// The device and pinned host result slots of `stream`'s workspace (detail/workspace.hpp).
+T blocking_result(cudaStream_t stream, bool direct, Enqueue&& enqueue);
+// Whether the native strategy (automatic: its choice) writes the result with one plain store.
+[[nodiscard]] bool result_is_one_store(reduce_strategy strategy);
+// The device result slot of `stream`'s workspace (detail/workspace.hpp).
 void* workspace_device_result(cudaStream_t stream);
-void* workspace_host_result(cudaStream_t stream);
-void copy_result_and_wait(cudaStream_t stream, std::size_t bytes);
 }  // namespace detail
 
 // Asynchronous: enqueues op(data[0, n)) into *result on `stream`. `data` and `result` are device (or managed)
@@ -78,14 +82,16 @@ void reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, red
   detail::reduce_values(stream, data, n, op, strategy, result, tuning);
 }
 
-// Blocking: returns op(data[0, n)); synchronizes `stream` (and nothing else) before returning.
+// Blocking: returns op(data[0, n)) once `stream` has computed it (the host waits on the value itself, not on
+// the stream: detail/mailbox.hpp); nothing else is synchronized.
 template <class T>
 [[nodiscard]] T reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op,
                        reduce_strategy strategy = reduce_strategy::automatic, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::reduce", data, data, n, strategy, tuning);
-  return detail::blocking_result<T>(
-      stream, [&](T* device_result) { detail::reduce_values(stream, data, n, op, strategy, device_result, tuning); });
+  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
+    detail::reduce_values(stream, data, n, op, strategy, target, tuning);
+  });
 }
 
 // The sum, by the automatic strategy: asynchronous into *result, and blocking.
@@ -107,23 +113,31 @@ void dot(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_stra
   detail::dot_values(stream, x, y, n, strategy, result, tuning);
 }
 
-// Blocking: returns sum_i x[i] * y[i]; synchronizes `stream` only.
+// Blocking: returns sum_i x[i] * y[i], waiting on `stream` only (as the blocking reduce).
 template <class T>
 [[nodiscard]] T dot(cudaStream_t stream, const T* x, const T* y, std::size_t n,
                     reduce_strategy strategy = reduce_strategy::automatic, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::dot supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::dot", x, y, n, strategy, tuning);
-  return detail::blocking_result<T>(
-      stream, [&](T* device_result) { detail::dot_values(stream, x, y, n, strategy, device_result, tuning); });
+  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy),
+                                    [&](T* target) { detail::dot_values(stream, x, y, n, strategy, target, tuning); });
 }
 
 namespace detail {
 template <class T, class Enqueue>
-T blocking_result(cudaStream_t stream, Enqueue&& enqueue) {
-  auto* device_result = static_cast<T*>(workspace_device_result(stream));
-  enqueue(device_result);
-  copy_result_and_wait(stream, sizeof(T));
-  return *static_cast<const T*>(workspace_host_result(stream));
+T blocking_result(cudaStream_t stream, bool direct, Enqueue&& enqueue) {
+  T value;
+  if (direct) {
+    const mailbox_reservation slot = reserve(stream);
+    enqueue(static_cast<T*>(slot.value));
+    publish(stream, slot);
+    wait(stream, slot.ticket, &value, sizeof(T));
+  } else {
+    auto* device_result = static_cast<T*>(workspace_device_result(stream));
+    enqueue(device_result);
+    wait(stream, post(stream, device_result, sizeof(T)), &value, sizeof(T));
+  }
+  return value;
 }
 }  // namespace detail
 

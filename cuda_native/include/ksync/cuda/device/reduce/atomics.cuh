@@ -18,6 +18,9 @@ __global__ void store_identity(T* result) {
 
 struct atomics {
   static constexpr reduce_strategy id = reduce_strategy::atomics;
+  // The result is combined into with atomics, which host memory over the bus does not take: a blocking
+  // call gets it from a device slot.
+  static constexpr bool result_is_one_store = false;
 
   template <int BlockSize, class T, class Op>
   __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/, T* result, T* /*scratch*/,

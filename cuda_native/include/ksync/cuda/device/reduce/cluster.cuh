@@ -18,6 +18,9 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct cluster {
   static constexpr reduce_strategy id = reduce_strategy::cluster;
+  // The result is one plain store by one thread: a blocking call can have it written into the host's
+  // mailbox directly (detail/mailbox.hpp).
+  static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
   __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result, T* scratch, Op op) {

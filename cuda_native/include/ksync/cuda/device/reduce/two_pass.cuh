@@ -10,6 +10,9 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct two_pass {
   static constexpr reduce_strategy id = reduce_strategy::two_pass;
+  // The result is one plain store by one thread: a blocking call can have it written into the host's
+  // mailbox directly (detail/mailbox.hpp).
+  static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
   __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result, T* /*scratch*/,

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cuda::cg — conjugate gradients on the 2-D Poisson operator (ksync/stencil.hpp: 5 points, zero
+// boundary, m x m unknowns in row-major order), hand-written in CUDA, in every native form of ksync::cg_form
+// (ksync/cg_types.hpp): host_scalars, device_scalars, fused, cuda_graph, persistent_grid_sync,
+// persistent_spin_barrier. The portable twin is ksync::cg (src/ksync/cg.hpp), which reaches these forms on
+// Kokkos::Cuda. docs/solvers.md measures each form and says where its time goes.
+//
+//   auto result = cg(stream, m, b, x, form[, options, tuning])   blocking: returns once CG stopped
+//   cg_solver<T> solver(m); solver.solve(stream, b, x, form[, options, tuning])  the same, with the work
+//                                                                vectors kept between solves
+//
+// x holds the initial guess on entry and the solution on return (in `stream`'s order: read it on `stream`
+// or after synchronizing it). b and x are device pointers of m * m values; T is float or double. The scalars
+// of the recurrence never leave the device except where the form says so: the host looks at them through
+// mapped pinned memory (ksync/cuda/detail/mailbox.hpp), never with cudaStreamSynchronize.
+#pragma once
+
+#include <ksync/cg_types.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+namespace ksync::cuda {
+
+struct cg_tuning {
+  int elements_per_thread = 4;        // the fewest unknowns one thread handles before another block is added
+  int blocks_per_multiprocessor = 0;  // persistent forms: at most this many blocks per multiprocessor (0: all that fit)
+  std::uint64_t barrier_timeout_ns = 2'000'000'000;  // persistent_spin_barrier: give up (and throw) after 2 s
+};
+
+namespace detail {
+template <class T>
+struct cg_buffers;
+}  // namespace detail
+
+template <class T>
+class cg_solver {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::cuda::cg supports float and double");
+
+ public:
+  // Allocates the work vectors of an m x m problem on the current device. Throws std::invalid_argument for
+  // m < 1 or m * m >= 2^31.
+  explicit cg_solver(std::int64_t m);
+  cg_solver(cg_solver&&) noexcept;
+  cg_solver& operator=(cg_solver&&) noexcept;
+  cg_solver(const cg_solver&) = delete;
+  cg_solver& operator=(const cg_solver&) = delete;
+  ~cg_solver();
+
+  [[nodiscard]] std::int64_t m() const noexcept { return m_; }
+
+  // Solves A x = b on `stream`. Throws std::invalid_argument before any work for null b or x, bad options
+  // (tolerance <= 0 or not finite, max_iterations < 1, check_every < 1), a form this half does not run
+  // (kokkos_graph), tuning out of range, or a persistent grid that cannot be co-resident; cuda_error when a
+  // CUDA call fails or a spin barrier times out.
+  cg_result solve(cudaStream_t stream, const T* b, T* x, cg_form form, const cg_options& options = {},
+                  const cg_tuning& tuning = {});
+
+ private:
+  std::int64_t m_ = 0;
+  std::unique_ptr<detail::cg_buffers<T>> buffers_;
+};
+
+// One solve with work vectors kept per thread for the last (m, type, device) used.
+template <class T>
+cg_result cg(cudaStream_t stream, std::int64_t m, const T* b, T* x, cg_form form, const cg_options& options = {},
+             const cg_tuning& tuning = {});
+
+}  // namespace ksync::cuda

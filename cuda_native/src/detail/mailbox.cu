@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/mailbox.hpp>
+#include <ksync/cuda/detail/workspace.hpp>
+
+#include <cuda.h>  // the types of cuStreamWriteValue32, reached through the runtime (no libcuda link)
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace ksync::cuda::detail {
+namespace {
+
+// One thread: the value first, a system-scope fence, then the epoch, so that a host that sees the epoch
+// sees the value too (the host reads the epoch with an acquire load).
+__global__ void post_kernel(const unsigned char* source, unsigned int bytes, mailbox_slot* slot, std::uint32_t epoch) {
+  for (unsigned int k = 0; k < bytes; ++k)
+    static_cast<volatile unsigned char*>(slot->bytes)[k] = source[k];
+  __threadfence_system();
+  *static_cast<volatile std::uint32_t*>(&slot->epoch) = epoch;
+}
+
+// publish()'s fallback: the fence and the epoch alone.
+__global__ void publish_kernel(mailbox_slot* slot, std::uint32_t epoch) {
+  __threadfence_system();
+  *static_cast<volatile std::uint32_t*>(&slot->epoch) = epoch;
+}
+
+mailbox_slot& slot_of(const reduce_workspace& workspace, std::uint32_t epoch) {  // the slots alternate
+  return workspace.mailbox[epoch % 2];
+}
+
+// Epoch 0 is what a fresh slot holds: the first post gets 1, and the count skips 0 when it wraps.
+std::uint32_t next_epoch(const reduce_workspace& workspace) {
+  return ++workspace.mailbox_epoch == 0 ? ++workspace.mailbox_epoch : workspace.mailbox_epoch;
+}
+
+// cuStreamWriteValue32 from the driver the runtime already loaded; null where it has none.
+using write_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+write_value_function driver_write_value() {
+  static const write_value_function function = [] {
+    void* address = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &address, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      return write_value_function{nullptr};
+    return reinterpret_cast<write_value_function>(address);
+  }();
+  return function;
+}
+std::atomic<bool> write_value_refused{false};  // a driver that lists it but refuses it: the kernel from then on
+
+}  // namespace
+
+mailbox_ticket post(cudaStream_t stream, const void* source, std::size_t bytes) {
+  check_argument(bytes <= mailbox_bytes, "ksync::cuda::detail::post", "bytes = ", bytes, " exceeds ", mailbox_bytes);
+  const reduce_workspace& workspace = stream_workspace(stream);
+  const std::uint32_t epoch = next_epoch(workspace);
+  post_kernel<<<1, 1, 0, stream>>>(static_cast<const unsigned char*>(source), static_cast<unsigned int>(bytes),
+                                   &slot_of(workspace, epoch), epoch);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::detail::post_kernel");
+  return {epoch};
+}
+
+mailbox_reservation reserve(cudaStream_t stream) {
+  const reduce_workspace& workspace = stream_workspace(stream);
+  const std::uint32_t epoch = next_epoch(workspace);
+  return {.ticket = {epoch}, .value = slot_of(workspace, epoch).bytes};
+}
+
+void publish(cudaStream_t stream, const mailbox_reservation& reservation) {
+  mailbox_slot& slot = slot_of(stream_workspace(stream), reservation.ticket.epoch);
+  const write_value_function write_value = driver_write_value();
+  if (write_value != nullptr && !write_value_refused.load(std::memory_order_relaxed)) {
+    // Default flags: the write waits for the stream's earlier work and fences its writes (as
+    // __threadfence_system() would) before the epoch lands.
+    const CUresult status = write_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(&slot.epoch),
+                                        reservation.ticket.epoch, CU_STREAM_WRITE_VALUE_DEFAULT);
+    if (status == CUDA_SUCCESS) return;
+    write_value_refused.store(true, std::memory_order_relaxed);
+  }
+  publish_kernel<<<1, 1, 0, stream>>>(&slot, reservation.ticket.epoch);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::detail::publish_kernel");
+}
+
+void wait(cudaStream_t stream, mailbox_ticket ticket, void* destination, std::size_t bytes) {
+  mailbox_slot& slot = slot_of(stream_workspace(stream), ticket.epoch);
+  // The epoch word lives in pinned memory the GPU writes; atomic_ref keeps every load a real load and
+  // orders the value's loads after it.
+  const std::atomic_ref<std::uint32_t> arrived(slot.epoch);
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t spins = 1; arrived.load(std::memory_order_acquire) != ticket.epoch; ++spins) {
+    if (spins % 1024 != 0) continue;
+    // Now and then: has the stream failed, or finished without writing (which would be a ksync bug)?
+    const cudaError_t status = cudaStreamQuery(stream);
+    if (status == cudaSuccess && arrived.load(std::memory_order_acquire) != ticket.epoch)
+      throw cuda_error(cudaErrorUnknown, "ksync::cuda: the stream finished but the mailbox post never arrived");
+    if (status != cudaSuccess && status != cudaErrorNotReady)
+      throw_cuda_error(status, "ksync::cuda::detail::wait (cudaStreamQuery)", __FILE__, __LINE__);
+    // A long wait (a big reduction, a long solve) stops burning a core once it passes a millisecond.
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) std::this_thread::yield();
+  }
+  std::memcpy(destination, slot.bytes, bytes);
+}
+
+}  // namespace ksync::cuda::detail

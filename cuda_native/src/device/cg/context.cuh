@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What every form of ksync::cuda::cg shares on the host: the work buffers, one solve's arguments, the start,
+// the host's looks at the device state, and the result. Private to cg.cu; each form is one file beside it.
+#pragma once
+
+#include "kernels.cuh"
+
+#include <ksync/cg_types.hpp>
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/detail/mailbox.hpp>
+#include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/device/reduce.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ksync::cuda::detail {
+
+using ksync::detail::cg_scalars;
+static_assert(sizeof(cg_scalars<double>) <= mailbox_bytes, "the CG state must fit one mailbox post");
+
+template <class T>
+struct cg_buffers {
+  int m = 0;
+  int device = 0;
+  unsigned int partial_slots = 0;  // 2 x the resident blocks of the device: the persistent kernels use two sets
+  device_buffer<T> r, p0, p1, ap, partials;
+  device_buffer<cg_scalars<T>> state;
+  device_buffer<unsigned int> ticket;
+  device_buffer<spin_barrier_state> barrier;
+  device_buffer<double> history;
+  // The cuda_graph form's graph of check_every fused iterations, and what its kernels were captured with.
+  struct graph_key {
+    const void* x = nullptr;
+    const double* history = nullptr;
+    double tolerance = 0;
+    int max_iterations = 0;
+    int iterations = 0;
+    unsigned int blocks = 0;
+    friend bool operator==(const graph_key&, const graph_key&) = default;
+  };
+  cudaGraphExec_t graph = nullptr;
+  graph_key captured;
+
+  cg_buffers() = default;
+  cg_buffers(const cg_buffers&) = delete;
+  cg_buffers& operator=(const cg_buffers&) = delete;
+  cg_buffers(cg_buffers&&) = delete;
+  cg_buffers& operator=(cg_buffers&&) = delete;
+  ~cg_buffers() {
+    if (graph != nullptr) (void)cudaGraphExecDestroy(graph);
+  }
+};
+
+// One solve: its arguments, checked, and the grid of the step kernels.
+template <class T>
+struct cg_run {
+  cudaStream_t stream;
+  const T* b;
+  T* x;
+  cg_options options;
+  cg_tuning tuning;
+  cg_buffers<T>* buffers;
+  unsigned int blocks;  // of the step kernels: enough for elements_per_thread, at most the partial slots / 2
+  double* history;      // device memory; null unless options.record_history
+  // The forms that test on the host (host_scalars) record the history here instead, and finish() keeps it.
+  std::vector<double>* host_history;
+
+  [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(buffers->m) * buffers->m; }
+  [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
+    return {x, buffers->r.data(), {buffers->p0.data(), buffers->p1.data()}, buffers->ap.data(), buffers->m};
+  }
+  [[nodiscard]] cg_scalars<T>* state() const { return buffers->state.data(); }
+};
+
+// r = b - A x, p = 0 (every form's first direction is then r + 0 p = r), rho = r.r, ||b||, and the first
+// test: enqueued, nothing waited for.
+template <class T>
+void enqueue_start(const cg_run<T>& run) {
+  const auto n = static_cast<std::size_t>(run.n());
+  cg_kernels::residual_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
+      run.b, run.x, run.buffers->r.data(), run.buffers->p0.data(), run.buffers->m);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg residual_kernel");
+  dot(run.stream, run.buffers->r.data(), run.buffers->r.data(), n, reduce_strategy::last_block, &run.state()->rho);
+  dot(run.stream, run.b, run.b, n, reduce_strategy::last_block, &run.state()->rho_next);
+  cg_kernels::start_kernel<T><<<1, 1, 0, run.stream>>>(run.state(), run.options.tolerance, run.history);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg start_kernel");
+}
+
+// The host's look at the device state: a post now, a wait later (detail/mailbox.hpp).
+template <class T>
+mailbox_ticket post_state(const cg_run<T>& run) {
+  return post(run.stream, run.state(), sizeof(cg_scalars<T>));
+}
+template <class T>
+cg_scalars<T> wait_state(const cg_run<T>& run, mailbox_ticket ticket) {
+  cg_scalars<T> s;
+  wait(run.stream, ticket, &s, sizeof(s));
+  return s;
+}
+
+// The forms whose scalars stay on the device: `enqueue_batch()` enqueues check_every iterations; the host
+// looks at the state after each batch while the next one runs (one batch ahead: the mailbox's two slots),
+// and stops enqueueing once the device says done. Batches past convergence return at once.
+template <class T, class EnqueueBatch>
+cg_scalars<T> run_batches(const cg_run<T>& run, EnqueueBatch&& enqueue_batch) {
+  const int per_batch = std::min(run.options.check_every, run.options.max_iterations);
+  int enqueued = per_batch;
+  enqueue_batch();
+  mailbox_ticket pending = post_state(run);
+  while (true) {
+    const bool more = enqueued < run.options.max_iterations;
+    mailbox_ticket next{};
+    if (more) {
+      enqueue_batch();
+      enqueued += per_batch;
+      next = post_state(run);
+    }
+    const cg_scalars<T> s = wait_state(run, pending);
+    if (s.done != 0) return s;
+    if (!more) return wait_state(run, pending);  // not reached: max_iterations sets done
+    pending = next;
+  }
+}
+
+// The result from the final state; x = 0 when b = 0 (the exact solution, whatever the guess was).
+template <class T>
+cg_result finish(const cg_run<T>& run, const cg_scalars<T>& s) {
+  cg_result result;
+  result.iterations = s.iteration;
+  result.relative_residual = ksync::detail::cg_relative_residual(s);
+  result.converged = s.converged != 0;
+  if (s.b_norm == 0)
+    KSYNC_CUDA_CHECK(cudaMemsetAsync(run.x, 0, static_cast<std::size_t>(run.n()) * sizeof(T), run.stream));
+  if (run.history != nullptr && run.host_history->empty()) {
+    result.residual_history.resize(static_cast<std::size_t>(s.iteration) + 1);
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(result.residual_history.data(), run.history,
+                                     result.residual_history.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                     run.stream));
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(run.stream));  // the history is a bulk copy, once per solve
+  }
+  if (run.history != nullptr && !run.host_history->empty()) result.residual_history = std::move(*run.host_history);
+  return result;
+}
+
+}  // namespace ksync::cuda::detail

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What the two persistent forms share: the whole solve is one kernel (kernels.cuh, persistent_kernel) on a
+// grid every block of which is resident at once, two grid barriers per iteration, and every block forming
+// the scalars itself from the partial sums (no broadcast). The forms differ only in the barrier:
+// persistent_grid_sync.cuh and persistent_spin_barrier.cuh.
+#pragma once
+
+#include "context.cuh"
+
+#include <ksync/cuda/device/grid.cuh>
+
+#include <algorithm>
+
+namespace ksync::cuda::detail::cg_forms {
+
+inline constexpr const char* persistent_where = "ksync::cuda::cg";
+
+// A co-resident grid of the persistent kernel, no larger than elements_per_thread asks for (each barrier
+// costs more with more blocks) nor than the partial slots hold. Throws std::invalid_argument when
+// tuning.blocks_per_multiprocessor blocks cannot be resident.
+template <class T, class Kernel>
+grid_shape persistent_grid(const cg_run<T>& run, Kernel kernel) {
+  grid_shape grid = co_resident_grid(persistent_where, kernel, cg_kernels::block_size, 0,
+                                     run.tuning.blocks_per_multiprocessor, run.buffers->device);
+  grid.blocks = std::min({grid.blocks, run.blocks, run.buffers->partial_slots / 2});
+  return grid;
+}
+
+}  // namespace ksync::cuda::detail::cg_forms

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::persistent_grid_sync — the whole solve in one cooperative kernel, cooperative_groups' grid.sync()
+// between the phases (seed 003's persistent kernel): no launch and no host look until CG stops.
+#pragma once
+
+#include "persistent.cuh"
+
+namespace ksync::cuda::detail::cg_forms {
+
+struct persistent_grid_sync {
+  static constexpr cg_form id = cg_form::persistent_grid_sync;
+
+  template <class T>
+  static cg_scalars<T> run(const cg_run<T>& run) {
+    const auto kernel = cg_kernels::persistent_kernel<T, cg_kernels::grid_sync_barrier>;
+    const grid_shape grid = persistent_grid(run, kernel);
+    check_cooperative_launch(persistent_where, run.buffers->device);  // before any work is enqueued
+    enqueue_start(run);
+    detail::cooperative_launch(kernel, grid, run.stream, cg_kernels::grid_sync_barrier{}, run.state(), run.vectors(),
+                               run.buffers->partials.data(), run.options.tolerance, run.options.max_iterations,
+                               run.history);
+    return wait_state(run, post_state(run));
+  }
+};
+
+}  // namespace ksync::cuda::detail::cg_forms

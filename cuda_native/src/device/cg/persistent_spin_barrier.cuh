@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::persistent_spin_barrier — the persistent kernel with ksync's acquire/release spin barrier
+// (device/spin_barrier.cuh) instead of grid.sync(): a plain launch of a grid checked co-resident. A block
+// that waits past tuning.barrier_timeout_ns gives up; the solve then throws instead of hanging.
+#pragma once
+
+#include "persistent.cuh"
+
+#include <ksync/cuda/device/spin_barrier.cuh>
+
+namespace ksync::cuda::detail::cg_forms {
+
+struct persistent_spin_barrier {
+  static constexpr cg_form id = cg_form::persistent_spin_barrier;
+
+  template <class T>
+  static cg_scalars<T> run(const cg_run<T>& run) {
+    const auto kernel = cg_kernels::persistent_kernel<T, cg_kernels::spin_barrier>;
+    const grid_shape grid = persistent_grid(run, kernel);
+    spin_barrier_state* barrier = run.buffers->barrier.data();
+    enqueue_start(run);
+    // Zeroed before every solve: a solve that timed out leaves its arrivals behind.
+    KSYNC_CUDA_CHECK(cudaMemsetAsync(barrier, 0, sizeof(spin_barrier_state), run.stream));
+    kernel<<<grid.blocks, grid.block_size, 0, run.stream>>>(
+        cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns}, run.state(), run.vectors(),
+        run.buffers->partials.data(), run.options.tolerance, run.options.max_iterations, run.history);
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg persistent_kernel (spin barrier)");
+    const cg_scalars<T> s = wait_state(run, post_state(run));
+    spin_barrier_state after{};
+    wait(run.stream, post(run.stream, barrier, sizeof(after)), &after, sizeof(after));
+    if (after.timed_out != 0)
+      throw cuda_error(cudaErrorLaunchTimeout,
+                       "ksync::cuda::cg: " + std::to_string(after.timed_out) +
+                           " blocks of persistent_spin_barrier gave up at a grid barrier after " +
+                           std::to_string(run.tuning.barrier_timeout_ns) + " ns; x holds an incomplete iterate");
+    return s;
+  }
+};
+
+}  // namespace ksync::cuda::detail::cg_forms

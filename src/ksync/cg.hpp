@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cg — conjugate gradients for a symmetric positive definite operator on rank-1 Views, with Kokkos
+// alone or, for the native forms on Kokkos::Cuda, through ksync's hand-written kernels (ksync::cuda::cg,
+// cuda_native/include/ksync/cuda/device/cg.hpp). docs/solvers.md measures every form.
+//
+//   auto result = cg(exec, op, b, x[, form, options])      blocking: returns once CG stopped
+//   cg_solver<Exec, T> solver(exec, n); solver.solve(exec, op, b, x[, form, options])  the same, with the
+//                                                          work Views kept between solves
+//
+// x holds the initial guess on entry and the solution on return, in exec's order (read it on exec, or after
+// fencing it). The result (iterations, relative residual, history) is a host value. Forms (ksync::cg_form,
+// ksync/cg_types.hpp): host_scalars, device_scalars, fused and kokkos_graph are Kokkos code and run on every
+// backend; cuda_graph, persistent_grid_sync and persistent_spin_barrier run ksync::cuda's kernels on
+// exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the built-in operator and
+// contiguous Views; elsewhere they throw std::invalid_argument. Where the host looks at the state (blocking
+// dots of host_scalars, the checks of the other forms) it does so through mapped pinned memory on
+// Kokkos::Cuda (ksync/cuda/detail/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
+//
+// Operators. The built-in ksync::poisson_2d{m} (the 5-point Laplacian on m x m unknowns, ksync/stencil.hpp),
+// or your own, in one of two shapes:
+//   rows:   op.extent() (the number of unknowns) and a device-callable
+//           template <class Vector> KOKKOS_FUNCTION T operator()(const Vector& v, std::int64_t i) const
+//           returning row i of A v, where v(j) gives entry j. Every portable form runs it.
+//   apply:  op.extent() and op.apply(exec, x, y), enqueuing y = A x on exec for rank-1 Views (x const).
+//           host_scalars and device_scalars run it; fused and kokkos_graph need rows (they form the
+//           direction on the fly where A reads it) and throw std::invalid_argument.
+// Kernels are labelled "ksync::cg::<step>".
+#pragma once
+
+#include <ksync/cg_types.hpp>
+#include <ksync/detail/cg/forms.hpp>
+#include <ksync/detail/checks.hpp>
+#include <ksync/detail/native_bridge.hpp>
+#include <ksync/stencil.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+namespace ksync {
+
+// The built-in operator: the 2-D Poisson problem on m x m unknowns in row-major order (ksync/stencil.hpp).
+struct poisson_2d {
+  std::int64_t m = 0;
+  KOKKOS_FUNCTION constexpr std::int64_t extent() const { return m * m; }
+  template <class Vector>
+  KOKKOS_FUNCTION auto operator()(const Vector& v, std::int64_t i) const {
+    using T = std::remove_cvref_t<decltype(v(i))>;
+    return poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i));
+  }
+};
+
+namespace detail::cg {
+
+// The checks every solve makes before any work: the operator's shape, the extents, the options.
+template <class ExecutionSpace, class T, class Operator>
+void check_solve(std::int64_t n, const Operator& op,
+                 const Kokkos::View<const T*, typename ExecutionSpace::memory_space>& b,
+                 const Kokkos::View<T*, typename ExecutionSpace::memory_space>& x, const cg_options& options) {
+  constexpr const char* where = "ksync::cg";
+  using vector = Kokkos::View<T*, typename ExecutionSpace::memory_space>;
+  static_assert(row_operator<Operator, vector> || apply_operator<Operator, ExecutionSpace, vector>,
+                "ksync::cg: the operator must give its rows (op.extent() and op(v, i)) or apply itself "
+                "(op.extent() and op.apply(exec, x, y)); see ksync/cg.hpp");
+  check_cg_options(where, options);
+  check_argument(static_cast<std::int64_t>(op.extent()) == n, where, "op.extent() = ", op.extent(), " but there are ",
+                 n, " unknowns");
+  check_argument(static_cast<std::int64_t>(b.extent(0)) == n, where, "b.extent(0) = ", b.extent(0), " but there are ",
+                 n, " unknowns");
+  check_argument(static_cast<std::int64_t>(x.extent(0)) == n, where, "x.extent(0) = ", x.extent(0), " but there are ",
+                 n, " unknowns");
+}
+
+// The native forms: ksync::cuda::cg through the bridge, for the built-in operator on Kokkos::Cuda.
+template <class ExecutionSpace, class T, class Operator>
+cg_result solve_native(const ExecutionSpace& exec, const Operator& op,
+                       const Kokkos::View<const T*, typename ExecutionSpace::memory_space>& b,
+                       const Kokkos::View<T*, typename ExecutionSpace::memory_space>& x, cg_form form,
+                       const cg_options& options) {
+  constexpr const char* where = "ksync::cg";
+  check_argument(has_native_bridge<ExecutionSpace>, where, "form = ", to_string(form),
+                 " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda and ksync built with its native half "
+                 "(exec is ",
+                 ExecutionSpace::name(), KSYNC_HAS_CUDA_NATIVE ? ")" : "; this ksync has no native half)");
+  check_argument(std::is_same_v<Operator, poisson_2d>, where, "form = ", to_string(form),
+                 " runs ksync::cuda's kernels, which have only the built-in ksync::poisson_2d operator");
+  check_contiguous(where, "b", b);
+  check_contiguous(where, "x", x);
+  if constexpr (std::is_same_v<Operator, poisson_2d>) {
+    return native_cg(exec, op.m, b.data(), x.data(), form, options);
+  } else {
+    return {};  // not reached: refused above
+  }
+}
+
+}  // namespace detail::cg
+
+template <class ExecutionSpace, class T>
+class cg_solver {
+  static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
+                "ksync::cg_solver: the first template argument must be a Kokkos execution space");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::cg supports float and double");
+
+ public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using vector = Kokkos::View<T*, memory_space>;
+  using const_vector = Kokkos::View<const T*, memory_space>;
+
+  // Allocates the work Views of an n-unknown problem on exec. Throws std::invalid_argument for n < 1 or
+  // n >= 2^31.
+  cg_solver(const ExecutionSpace& exec, std::int64_t n) : n_(n) {
+    detail::check_argument(n >= 1 && n < (std::int64_t{1} << 31), "ksync::cg_solver", "n = ", n,
+                           " is outside [1, 2^31)");
+    work_ = std::make_unique<detail::cg::workspace<ExecutionSpace, T>>(exec, n);
+  }
+
+  [[nodiscard]] std::int64_t extent() const noexcept { return n_; }
+
+  // Solves A x = b on exec. Throws std::invalid_argument before any work for extents that differ from the
+  // solver's (op.extent(), b, x), bad options (tolerance <= 0 or not finite, max_iterations < 1,
+  // check_every < 1), a native form where the bridge cannot take it, or fused / kokkos_graph with an apply
+  // operator.
+  template <class Operator>
+  cg_result solve(const ExecutionSpace& exec, const Operator& op, const const_vector& b, const vector& x,
+                  cg_form form = cg_form::fused, const cg_options& options = {}) {
+    constexpr const char* where = "ksync::cg";
+    constexpr bool rows = detail::cg::row_operator<Operator, vector>;
+    detail::cg::check_solve<ExecutionSpace, T>(n_, op, b, x, options);
+    if (half_of(form) == strategy_half::native) return detail::cg::solve_native(exec, op, b, x, form, options);
+    detail::check_argument(rows || (form != cg_form::fused && form != cg_form::kokkos_graph), where,
+                           "form = ", to_string(form),
+                           " forms the direction where the operator reads it and needs an operator given by its rows; "
+                           "an apply operator runs host_scalars and device_scalars");
+    if (options.record_history && work_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
+      work_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
+                                                           static_cast<std::size_t>(options.max_iterations) + 1);
+    std::vector<double> host_history;
+    const detail::cg::run_of<ExecutionSpace, T, Operator> run{
+        .exec = exec,
+        .op = op,
+        .b = b,
+        .x = x,
+        .options = options,
+        .work = work_.get(),
+        .history = options.record_history ? work_->history.data() : nullptr,
+        .host_history = &host_history};
+    detail::cg_scalars<T> state;
+    detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
+    return detail::cg::finish(run, state);
+  }
+
+ private:
+  std::int64_t n_ = 0;
+  std::unique_ptr<detail::cg::workspace<ExecutionSpace, T>> work_;
+};
+
+// One solve, with work Views allocated for it (cg_solver keeps them between solves). b and x are rank-1
+// Views of float or double that exec can access.
+template <class ExecutionSpace, class Operator, class BView, class XView>
+cg_result cg(const ExecutionSpace& exec, const Operator& op, const BView& b, const XView& x,
+             cg_form form = cg_form::fused, const cg_options& options = {}) {
+  static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
+                "ksync::cg: the first argument must be a Kokkos execution space instance");
+  static_assert(
+      detail::is_usable_view_v<ExecutionSpace, XView, 1> && detail::is_usable_view_v<ExecutionSpace, BView, 1>,
+      "ksync::cg: b and x must be rank-1 Kokkos::Views that `exec` can access");
+  using T = typename XView::non_const_value_type;
+  static_assert(std::is_same_v<T, typename BView::non_const_value_type>, "ksync::cg: b and x must hold one type");
+  static_assert(std::is_same_v<typename XView::value_type, T>, "ksync::cg: x must not be const");
+  using solver = cg_solver<ExecutionSpace, T>;
+  static_assert(std::is_convertible_v<XView, typename solver::vector> &&
+                    std::is_convertible_v<BView, typename solver::const_vector>,
+                "ksync::cg: b and x must be contiguous rank-1 Views (convertible to Kokkos::View<T*, memory_space>)");
+  const typename solver::const_vector b_all = b;
+  const typename solver::vector x_all = x;
+  const auto n = static_cast<std::int64_t>(x.extent(0));
+  if (half_of(form) == strategy_half::native) {  // no work Views: ksync::cuda keeps its own
+    detail::cg::check_solve<ExecutionSpace, T>(n, op, b_all, x_all, options);
+    return detail::cg::solve_native(exec, op, b_all, x_all, form, options);
+  }
+  solver s(exec, n);
+  return s.solve(exec, op, b_all, x_all, form, options);
+}
+
+}  // namespace ksync

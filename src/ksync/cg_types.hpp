@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What both halves' conjugate-gradient solvers share (plain C++): the forms, the options, the result and
+// the argument checks, so that ksync::cg and ksync::cuda::cg take the same arguments and report the same
+// way. docs/solvers.md measures every form.
+#pragma once
+
+#include <ksync/detail/arguments.hpp>
+#include <ksync/stencil.hpp>  // KSYNC_HOST_DEVICE
+#include <ksync/types.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ksync {
+
+// How a CG iteration is driven; they differ only in where its two dot products go and what separates its
+// steps (every form runs the same arithmetic, up to the order of the dots' partial sums):
+//   host_scalars             the dots come back to the host as blocking reductions; the host computes
+//                            alpha and beta and launches the next step with them (what applications write);
+//   device_scalars           the dots land in device scalars, small kernels compute alpha and beta on the
+//                            device and the host looks at the residual every `check_every` iterations;
+//   fused                    as device_scalars with fewer passes over memory: p = r + beta p is fused into
+//                            the matrix-vector product with p.Ap, and the x/r update with r.r;
+//   kokkos_graph             the fused iteration, check_every of them per Kokkos::Graph submission (portable);
+//   cuda_graph               the same as a CUDA graph (native);
+//   persistent_grid_sync     the whole solve in one cooperative kernel, grid.sync() between steps (native);
+//   persistent_spin_barrier  the same with ksync's acquire/release spin barrier (native).
+// Native forms are reachable from ksync::cg on Kokkos::Cuda through the bridge.
+enum class cg_form {
+  host_scalars,
+  device_scalars,
+  fused,
+  kokkos_graph,
+  cuda_graph,
+  persistent_grid_sync,
+  persistent_spin_barrier,
+};
+
+struct cg_form_row {
+  cg_form id;
+  std::string_view name;
+  strategy_half half;  // either: both halves implement it; portable / native: only that half
+};
+
+// One row per form, in the enum's order: every name and half comes from here.
+inline constexpr cg_form_row cg_form_rows[] = {
+    {.id = cg_form::host_scalars, .name = "host_scalars", .half = strategy_half::either},
+    {.id = cg_form::device_scalars, .name = "device_scalars", .half = strategy_half::either},
+    {.id = cg_form::fused, .name = "fused", .half = strategy_half::either},
+    {.id = cg_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
+    {.id = cg_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
+    {.id = cg_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
+    {.id = cg_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
+};
+
+namespace detail {
+constexpr bool cg_rows_follow_the_enum() {
+  int expected = 0;
+  for (const auto& row : cg_form_rows)
+    if (static_cast<int>(row.id) != expected++) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(detail::cg_rows_follow_the_enum(), "cg_form_rows must list the cg_form values in order");
+
+// What detail::strategy_table reads: a half's table lists the forms of its own half and those of both.
+constexpr const auto& strategy_rows(cg_form /*tag*/) noexcept {
+  return cg_form_rows;
+}
+constexpr bool must_implement(const cg_form_row& row, strategy_half half) noexcept {
+  return row.half == half || row.half == strategy_half::either;
+}
+
+inline constexpr auto all_cg_forms = [] {
+  std::array<cg_form, std::size(cg_form_rows)> all{};
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = cg_form_rows[i].id;
+  return all;
+}();
+
+[[nodiscard]] constexpr std::string_view to_string(cg_form form) noexcept {
+  const auto index = static_cast<std::size_t>(form);
+  return index < std::size(cg_form_rows) ? cg_form_rows[index].name : std::string_view("unknown");
+}
+
+// Which half implements `form` (strategy_half::either: both).
+[[nodiscard]] constexpr strategy_half half_of(cg_form form) noexcept {
+  const auto index = static_cast<std::size_t>(form);
+  return index < std::size(cg_form_rows) ? cg_form_rows[index].half : strategy_half::either;
+}
+
+// The form named `name` (as to_string spells it); throws std::invalid_argument for any other name.
+[[nodiscard]] inline cg_form cg_form_from_string(std::string_view name) {
+  std::string known;
+  for (const auto& row : cg_form_rows) {
+    if (row.name == name) return row.id;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
+  }
+  throw std::invalid_argument("ksync::cg_form_from_string: name = \"" + std::string(name) + "\" is not a form (" +
+                              known + ")");
+}
+
+// When CG stops: the relative residual ||r|| / ||b|| is at most `tolerance`, or `max_iterations` iterations
+// have run. The forms that keep their scalars on the device decide on the device and the host looks every
+// `check_every` iterations (work enqueued past convergence returns at once, leaving x as it was).
+struct cg_options {
+  double tolerance = 1e-6;
+  int max_iterations = 1000;
+  int check_every = 16;         // device_scalars, fused, the graph forms: iterations between two host looks
+  bool record_history = false;  // fill cg_result::residual_history (kept on the device, copied once at the end)
+};
+
+struct cg_result {
+  int iterations = 0;              // iterations run (0 when the initial guess already met the tolerance)
+  double relative_residual = 0.0;  // ||r|| / ||b|| after the last one, from the recurrence (as CG tracks it)
+  bool converged = false;          // relative_residual <= tolerance
+  // With record_history: the relative residual before the first iteration and after each one
+  // (iterations + 1 values).
+  std::vector<double> residual_history;
+};
+
+namespace detail {
+
+// Throws std::invalid_argument (naming `where`, the field and its value) unless `options` can be used.
+inline void check_cg_options(const char* where, const cg_options& options) {
+  check_argument(options.tolerance > 0.0 && std::isfinite(options.tolerance), where,
+                 "options.tolerance = ", options.tolerance, " must be positive and finite");
+  check_argument(options.max_iterations >= 1, where, "options.max_iterations = ", options.max_iterations,
+                 " must be at least 1");
+  check_argument(options.check_every >= 1, where, "options.check_every = ", options.check_every, " must be at least 1");
+}
+
+// The state every device-side form keeps where its kernels read it: the scalars of the recurrence and the
+// stopping decision. Plain data (both halves' kernels read and write it; the host reads a copy).
+template <class T>
+struct cg_scalars {
+  T rho = 0;          // r.r of the current residual
+  T rho_next = 0;     // r.r after the update (the second dot's result)
+  T p_ap = 0;         // p.Ap (the first dot's result)
+  T beta = 0;         // the next direction's weight, rho_next / rho of the last step (0 before the first)
+  T b_norm = 0;       // ||b||, the residual's scale
+  int iteration = 0;  // iterations completed
+  int done = 0;       // 1 once converged or out of iterations: later steps leave every vector alone
+  int converged = 0;
+};
+
+// The scalar steps of CG, written once for both halves' kernels (and the host, for host_scalars).
+
+// After rho = r.r and rho_next = b.b of the start: the residual's scale and the first test.
+template <class T>
+KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history) {
+  s.b_norm = std::sqrt(s.rho_next);
+  const double relative = s.b_norm > 0 ? std::sqrt(static_cast<double>(s.rho)) / static_cast<double>(s.b_norm) : 0.0;
+  if (history != nullptr) history[0] = relative;
+  s.iteration = 0;
+  s.beta = 0;
+  s.done = (s.b_norm == 0 || relative <= tolerance) ? 1 : 0;
+  s.converged = s.done;
+}
+
+// After rho_next = r.r of an iteration: count it, record and test the residual, and prepare beta.
+// `history` may be null (nothing recorded).
+template <class T>
+KSYNC_HOST_DEVICE void cg_advance(cg_scalars<T>& s, double tolerance, int max_iterations, double* history) {
+  const int iteration = s.iteration + 1;
+  const double relative = std::sqrt(static_cast<double>(s.rho_next)) / static_cast<double>(s.b_norm);
+  if (history != nullptr) history[iteration] = relative;
+  s.beta = s.rho_next / s.rho;
+  s.rho = s.rho_next;
+  s.iteration = iteration;
+  if (relative <= tolerance) {
+    s.done = 1;
+    s.converged = 1;
+  } else if (iteration >= max_iterations) {
+    s.done = 1;
+  }
+}
+
+// The relative residual the state stands at.
+template <class T>
+KSYNC_HOST_DEVICE double cg_relative_residual(const cg_scalars<T>& s) {
+  return s.b_norm > 0 ? std::sqrt(static_cast<double>(s.rho)) / static_cast<double>(s.b_norm) : 0.0;
+}
+
+}  // namespace detail
+
+}  // namespace ksync

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What every portable form of ksync::cg shares: the work Views, one solve's arguments, the start, the
+// host's looks at the state, the batch loop and the result. Each form is one file beside this one.
+#pragma once
+
+#include <ksync/detail/cg/kernels.hpp>
+#include <ksync/detail/native_bridge.hpp>
+#include <ksync/reduce.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ksync::detail::cg {
+
+template <class ExecutionSpace, class T>
+struct workspace {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using vector = Kokkos::View<T*, memory_space>;
+  vector r, p0, p1, ap;
+  state_view<T, memory_space> state;
+  Kokkos::View<double*, memory_space> history;
+  // Where the host's looks land where there is no mailbox (host backends, Kokkos without ksync's native
+  // half): two slots, used in turn.
+  Kokkos::View<cg_scalars<T>[2], Kokkos::HostSpace> looks;
+  int next_look = 0;
+  // The kokkos_graph form's graph of check_every fused iterations and what it was built with.
+  struct graph_key {
+    const void* x = nullptr;
+    const double* history = nullptr;
+    double tolerance = 0;
+    int max_iterations = 0;
+    int iterations = 0;
+    std::uint32_t instance = 0;
+    friend bool operator==(const graph_key&, const graph_key&) = default;
+  };
+  std::optional<Kokkos::Experimental::Graph<ExecutionSpace>> graph;
+  graph_key built;
+
+  workspace(const ExecutionSpace& exec, std::int64_t n)
+      : r(Kokkos::view_alloc(exec, "ksync::cg::r"), n),
+        p0(Kokkos::view_alloc(exec, "ksync::cg::p0"), n),
+        p1(Kokkos::view_alloc(exec, "ksync::cg::p1"), n),
+        ap(Kokkos::view_alloc(exec, "ksync::cg::ap"), n),
+        state(Kokkos::view_alloc(exec, "ksync::cg::state")),
+        looks("ksync::cg::looks") {}
+};
+
+// One solve.
+template <class ExecutionSpace, class T, class Operator>
+struct run_of {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using vector = Kokkos::View<T*, memory_space>;
+  using const_vector = Kokkos::View<const T*, memory_space>;
+  ExecutionSpace exec;
+  Operator op;
+  const_vector b;
+  vector x;
+  cg_options options;
+  workspace<ExecutionSpace, T>* work;
+  double* history;                    // device-side history, null unless options.record_history
+  std::vector<double>* host_history;  // forms that test on the host record here instead
+
+  [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(x.extent(0)); }
+  [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }
+  [[nodiscard]] index_policy<ExecutionSpace> one() const { return index_policy<ExecutionSpace>(exec, 0, 1); }
+  [[nodiscard]] scalar_slot<T, memory_space> slot(T cg_scalars<T>::* field) const {
+    return scalar_slot<T, memory_space>(&(work->state.data()->*field));
+  }
+  [[nodiscard]] int per_batch() const { return std::min(options.check_every, options.max_iterations); }
+};
+
+// r = b - A x, p = 0, rho = r.r, ||b|| and the first test: enqueued on exec, nothing waited for.
+template <class ExecutionSpace, class T, class Operator>
+void enqueue_start(const run_of<ExecutionSpace, T, Operator>& run) {
+  auto& w = *run.work;
+  if constexpr (row_operator<Operator, typename run_of<ExecutionSpace, T, Operator>::vector>) {
+    Kokkos::parallel_for(
+        "ksync::cg::start", run.all(),
+        residual<Operator, typename workspace<ExecutionSpace, T>::vector>{run.op, run.b, run.x, w.r, w.p0});
+  } else {
+    run.op.apply(run.exec, typename workspace<ExecutionSpace, T>::vector::const_type(run.x), w.ap);
+    Kokkos::parallel_for("ksync::cg::start", run.all(),
+                         residual_from_product<typename workspace<ExecutionSpace, T>::vector>{run.b, w.ap, w.r, w.p0});
+  }
+  ksync::dot(run.exec, w.r, w.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
+  ksync::dot(run.exec, run.b, run.b, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
+  Kokkos::parallel_for("ksync::cg::start", run.one(),
+                       start<T, typename ExecutionSpace::memory_space>{w.state, run.options.tolerance, run.history});
+}
+
+// The host's look at the state: post() now, wait() later. On Kokkos::Cuda with ksync's native half the
+// state comes home through the stream's mailbox (ksync/cuda/detail/mailbox.hpp: the host waits for the
+// value, not for a fence); elsewhere a deep copy and a fence of the instance.
+struct look {
+  std::uint32_t ticket = 0;  // the mailbox's epoch, or the host slot
+};
+
+template <class ExecutionSpace, class T, class Operator>
+look post_look(const run_of<ExecutionSpace, T, Operator>& run) {
+  auto& w = *run.work;
+  if constexpr (has_native_mailbox<ExecutionSpace, T>) {
+    return {native_post(run.exec, w.state.data(), sizeof(cg_scalars<T>))};
+  } else {
+    const int slot = w.next_look;
+    w.next_look ^= 1;
+    Kokkos::deep_copy(run.exec, Kokkos::subview(w.looks, slot), w.state);
+    return {static_cast<std::uint32_t>(slot)};
+  }
+}
+
+template <class ExecutionSpace, class T, class Operator>
+cg_scalars<T> wait_look(const run_of<ExecutionSpace, T, Operator>& run, look posted) {
+  cg_scalars<T> s;
+  if constexpr (has_native_mailbox<ExecutionSpace, T>) {
+    native_wait(run.exec, posted.ticket, &s, sizeof(s));
+  } else {
+    run.exec.fence("ksync::cg::look");
+    s = run.work->looks(posted.ticket);
+  }
+  return s;
+}
+
+// The forms whose scalars stay on the device: enqueue_batch() enqueues check_every iterations; the host
+// looks after each batch while the next one runs, and stops enqueueing once the device says done.
+template <class ExecutionSpace, class T, class Operator, class EnqueueBatch>
+cg_scalars<T> run_batches(const run_of<ExecutionSpace, T, Operator>& run, EnqueueBatch&& enqueue_batch) {
+  int enqueued = run.per_batch();
+  enqueue_batch();
+  look pending = post_look(run);
+  while (true) {
+    const bool more = enqueued < run.options.max_iterations;
+    look next{};
+    if (more) {
+      enqueue_batch();
+      enqueued += run.per_batch();
+      next = post_look(run);
+    }
+    const cg_scalars<T> s = wait_look(run, pending);
+    if (s.done != 0 || !more) return s;  // max_iterations sets done: `more` ends only with it
+    pending = next;
+  }
+}
+
+// The result; x = 0 when b = 0 (the exact solution, whatever the guess was).
+template <class ExecutionSpace, class T, class Operator>
+cg_result finish(const run_of<ExecutionSpace, T, Operator>& run, const cg_scalars<T>& s) {
+  cg_result result;
+  result.iterations = s.iteration;
+  result.relative_residual = cg_relative_residual(s);
+  result.converged = s.converged != 0;
+  if (s.b_norm == 0) Kokkos::deep_copy(run.exec, run.x, T(0));
+  if (run.history != nullptr && !run.host_history->empty()) {
+    result.residual_history = std::move(*run.host_history);
+  } else if (run.history != nullptr) {
+    result.residual_history.resize(static_cast<std::size_t>(s.iteration) + 1);
+    const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
+        result.residual_history.data(), result.residual_history.size());
+    Kokkos::deep_copy(run.exec, host, Kokkos::subview(run.work->history, std::make_pair(std::size_t{0}, host.size())));
+    run.exec.fence("ksync::cg::history");  // a host value: the history, once per solve
+  }
+  return result;
+}
+
+}  // namespace ksync::detail::cg

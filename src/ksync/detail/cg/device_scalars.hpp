@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::device_scalars — the host_scalars iteration with the scalars kept on the device: the dots land in
+// the state (asynchronous ksync::dot into rank-0 Views), the kernels read alpha and beta there, and a
+// one-index kernel takes the scalar step. The host looks every check_every iterations.
+#pragma once
+
+#include <ksync/detail/cg/context.hpp>
+#include <ksync/detail/cg/host_scalars.hpp>  // host_scalars::apply
+
+namespace ksync::detail::cg::forms {
+
+struct device_scalars {
+  static constexpr cg_form id = cg_form::device_scalars;
+
+  template <class ExecutionSpace, class T, class Operator>
+  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+    using memory_space = typename ExecutionSpace::memory_space;
+    auto& w = *run.work;
+    enqueue_start(run);
+    const auto iterate = [&] {
+      Kokkos::parallel_for("ksync::cg::direction", run.all(),
+                           next_direction<T, memory_space>{w.state, {w.state, true, T(0)}, w.r, w.p0});
+      host_scalars::apply(run, w.p0);
+      ksync::dot(run.exec, w.p0, w.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
+      Kokkos::parallel_for("ksync::cg::update", run.all(),
+                           update<T, memory_space>{w.state, {w.state, true, T(0)}, w.p0, w.ap, run.x, w.r});
+      ksync::dot(run.exec, w.r, w.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
+      Kokkos::parallel_for(
+          "ksync::cg::advance", run.one(),
+          advance<T, memory_space>{w.state, run.options.tolerance, run.options.max_iterations, run.history});
+    };
+    return run_batches(run, [&] {
+      for (int k = 0; k < run.per_batch(); ++k)
+        iterate();
+    });
+  }
+};
+
+}  // namespace ksync::detail::cg::forms

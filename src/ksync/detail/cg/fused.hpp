@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::fused — two reductions and the scalar step per iteration (kernels.hpp): the new direction, A p
+// and p.Ap in one pass; the x/r update and r.r in the other. Needs an operator given by its rows (the
+// direction is formed on the fly where A reads its neighbours).
+#pragma once
+
+#include <ksync/detail/cg/context.hpp>
+
+#include <stdexcept>
+
+namespace ksync::detail::cg::forms {
+
+struct fused {
+  static constexpr cg_form id = cg_form::fused;
+
+  // One fused iteration as three calls of `enqueue`: enqueue(label, count, functor[, result]) enqueues a
+  // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node.
+  template <class ExecutionSpace, class T, class Operator, class Enqueue>
+  static void iteration(const run_of<ExecutionSpace, T, Operator>& run, Enqueue&& enqueue) {
+    using memory_space = typename ExecutionSpace::memory_space;
+    auto& w = *run.work;
+    const auto n = run.n();
+    enqueue("ksync::cg::direction_apply", n,
+            direction_apply<T, memory_space, Operator>{w.state, run.op, w.r, w.p0, w.p1, w.ap},
+            run.slot(&cg_scalars<T>::p_ap));
+    enqueue("ksync::cg::update_residual", n, update_residual<T, memory_space>{w.state, w.p0, w.p1, w.ap, run.x, w.r},
+            run.slot(&cg_scalars<T>::rho_next));
+    enqueue("ksync::cg::advance", std::int64_t{1},
+            advance<T, memory_space>{w.state, run.options.tolerance, run.options.max_iterations, run.history});
+  }
+
+  template <class ExecutionSpace, class T, class Operator>
+  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+    if constexpr (row_operator<Operator, Kokkos::View<T*, typename ExecutionSpace::memory_space>>) {
+      enqueue_start(run);
+      const auto on_exec = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {
+        const index_policy<ExecutionSpace> policy(run.exec, 0, count);
+        if constexpr (sizeof...(result) > 0) {
+          Kokkos::parallel_reduce(label, policy, functor, result...);
+        } else {
+          Kokkos::parallel_for(label, policy, functor);
+        }
+      };
+      return run_batches(run, [&] {
+        for (int k = 0; k < run.per_batch(); ++k)
+          iteration(run, on_exec);
+      });
+    } else {
+      throw std::logic_error("ksync::cg: fused reached with an apply operator");  // refused in solve()
+    }
+  }
+};
+
+}  // namespace ksync::detail::cg::forms

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::host_scalars — what applications write: both dots come home as blocking ksync::dot calls (on
+// Kokkos::Cuda through the mailbox, elsewhere with a fence), the host forms alpha and beta and passes them to
+// the next kernels. Two round trips per iteration.
+#pragma once
+
+#include <ksync/detail/cg/context.hpp>
+
+namespace ksync::detail::cg::forms {
+
+struct host_scalars {
+  static constexpr cg_form id = cg_form::host_scalars;
+
+  template <class ExecutionSpace, class T, class Operator>
+  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+    using memory_space = typename ExecutionSpace::memory_space;
+    auto& w = *run.work;
+    enqueue_start(run);
+    cg_scalars<T> s = wait_look(run, post_look(run));
+    double* history = nullptr;
+    if (run.history != nullptr) {
+      run.host_history->assign(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
+      (*run.host_history)[0] = cg_relative_residual(s);
+      history = run.host_history->data();
+    }
+    while (s.done == 0) {
+      Kokkos::parallel_for("ksync::cg::direction", run.all(),
+                           next_direction<T, memory_space>{w.state, {w.state, false, s.beta}, w.r, w.p0});
+      apply(run, w.p0);
+      s.p_ap = ksync::dot(run.exec, w.p0, w.ap);
+      Kokkos::parallel_for("ksync::cg::update", run.all(),
+                           update<T, memory_space>{w.state, {w.state, false, s.rho / s.p_ap}, w.p0, w.ap, run.x, w.r});
+      s.rho_next = ksync::dot(run.exec, w.r, w.r);
+      cg_advance(s, run.options.tolerance, run.options.max_iterations, history);  // on the host
+    }
+    if (history != nullptr) run.host_history->resize(static_cast<std::size_t>(s.iteration) + 1);
+    return s;
+  }
+
+  // Ap = A p: by rows, or by the operator's own apply.
+  template <class ExecutionSpace, class T, class Operator>
+  static void apply(const run_of<ExecutionSpace, T, Operator>& run,
+                    const Kokkos::View<T*, typename ExecutionSpace::memory_space>& p) {
+    using memory_space = typename ExecutionSpace::memory_space;
+    auto& w = *run.work;
+    if constexpr (row_operator<Operator, Kokkos::View<T*, memory_space>>) {
+      Kokkos::parallel_for("ksync::cg::apply", run.all(),
+                           apply_rows<T, memory_space, Operator>{w.state, run.op, p, w.ap});
+    } else {
+      run.op.apply(run.exec, Kokkos::View<const T*, memory_space>(p), w.ap);
+    }
+  }
+};
+
+}  // namespace ksync::detail::cg::forms

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The Kokkos kernels of ksync::cg (ksync/cg.hpp), as functors, and the operator concepts. The same steps as
+// ksync::cuda::cg's kernels: every kernel past the start reads the state first and leaves every vector
+// alone once `done` is set; the scalar steps are the shared ones of ksync/cg_types.hpp.
+#pragma once
+
+#include <ksync/cg_types.hpp>
+#include <ksync/compat.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace ksync::detail::cg {
+
+template <class ExecutionSpace>
+using index_policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+
+// v(j) = view(j).
+template <class View>
+struct entries {
+  View view;
+  KOKKOS_FUNCTION typename View::value_type operator()(std::int64_t j) const { return view(j); }
+};
+
+// An operator given by its rows: op(v, i) returns row i of A v, for any v callable as v(j).
+template <class Operator, class View>
+concept row_operator = requires(const Operator& op, const entries<typename View::const_type>& v, std::int64_t i) {
+  { op(v, i) } -> std::convertible_to<typename View::non_const_value_type>;
+  { op.extent() } -> std::convertible_to<std::int64_t>;
+};
+
+// An operator that applies itself: op.apply(exec, x, y) enqueues y = A x on `exec`.
+template <class Operator, class ExecutionSpace, class View>
+concept apply_operator =
+    requires(const Operator& op, const ExecutionSpace& exec, const typename View::const_type& x, const View& y) {
+      op.apply(exec, x, y);
+      { op.extent() } -> std::convertible_to<std::int64_t>;
+    };
+
+template <class T, class MemorySpace>
+using state_view = Kokkos::View<cg_scalars<T>, MemorySpace>;
+
+// A rank-0 View of one field of the state, where a reduction can land.
+template <class T, class MemorySpace>
+using scalar_slot = Kokkos::View<T, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// --- start ---
+
+// r = b - A x (rows), p = 0 (the first direction is then r + 0 p = r).
+template <class Operator, class View>
+struct residual {
+  Operator op;
+  typename View::const_type b;
+  typename View::const_type x;
+  View r;
+  View p;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    r(i) = b(i) - static_cast<typename View::value_type>(op(entries<typename View::const_type>{x}, i));
+    p(i) = 0;
+  }
+};
+
+// r = b - Ax with Ax already applied (apply operators), p = 0.
+template <class View>
+struct residual_from_product {
+  typename View::const_type b;
+  typename View::const_type ax;
+  View r;
+  View p;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    r(i) = b(i) - ax(i);
+    p(i) = 0;
+  }
+};
+
+template <class T, class MemorySpace>
+struct start {
+  state_view<T, MemorySpace> state;
+  double tolerance;
+  double* history;
+  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const { cg_start(state(), tolerance, history); }
+};
+
+// --- the unfused steps (host_scalars, device_scalars) ---
+
+// Where a step's scalar comes from: the device state (`on_device`) or the launch.
+template <class T, class MemorySpace>
+struct scalar_from {
+  state_view<T, MemorySpace> state;
+  bool on_device;
+  T value;  // the launch's value (host_scalars)
+};
+
+// p = r + beta p.
+template <class T, class MemorySpace>
+struct next_direction {
+  state_view<T, MemorySpace> state;
+  scalar_from<T, MemorySpace> beta;
+  Kokkos::View<const T*, MemorySpace> r;
+  Kokkos::View<T*, MemorySpace> p;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const T b = beta.on_device ? s.beta : beta.value;
+    p(i) = r(i) + b * p(i);
+  }
+};
+
+// Ap = A p (rows).
+template <class T, class MemorySpace, class Operator>
+struct apply_rows {
+  state_view<T, MemorySpace> state;
+  Operator op;
+  Kokkos::View<const T*, MemorySpace> p;
+  Kokkos::View<T*, MemorySpace> ap;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    if (state().done != 0) return;
+    ap(i) = static_cast<T>(op(entries<Kokkos::View<const T*, MemorySpace>>{p}, i));
+  }
+};
+
+// x += alpha p, r -= alpha Ap (alpha = rho / p.Ap from the state, or the launch's).
+template <class T, class MemorySpace>
+struct update {
+  state_view<T, MemorySpace> state;
+  scalar_from<T, MemorySpace> alpha;
+  Kokkos::View<const T*, MemorySpace> p;
+  Kokkos::View<const T*, MemorySpace> ap;
+  Kokkos::View<T*, MemorySpace> x;
+  Kokkos::View<T*, MemorySpace> r;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const T a = alpha.on_device ? s.rho / s.p_ap : alpha.value;
+    x(i) += a * p(i);
+    r(i) -= a * ap(i);
+  }
+};
+
+template <class T, class MemorySpace>
+struct advance {
+  state_view<T, MemorySpace> state;
+  double tolerance;
+  int max_iterations;
+  double* history;
+  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const {
+    cg_scalars<T>& s = state();
+    if (s.done == 0) cg_advance(s, tolerance, max_iterations, history);
+  }
+};
+
+// --- the fused steps (fused, kokkos_graph): two reductions and the scalar step per iteration ---
+
+// p_new = r + beta p_old and Ap = A p_new in one pass, summing p_new . Ap. p alternates between p0 and p1
+// by iteration parity: p_old's neighbours are read while p_new is written. The body works on raw pointers
+// and a copy of the state taken once: Views copied or selected per index cost registers the loop needs.
+template <class T>
+struct pointer_entries {  // v(j) = data[j]
+  const T* data;
+  KOKKOS_FUNCTION T operator()(std::int64_t j) const { return data[j]; }
+};
+template <class T>
+struct pointer_direction {  // v(j) = r[j] + beta p[j]
+  const T* r;
+  const T* p;
+  T beta;
+  KOKKOS_FUNCTION T operator()(std::int64_t j) const { return r[j] + beta * p[j]; }
+};
+
+template <class T, class MemorySpace, class Operator>
+struct direction_apply {
+  state_view<T, MemorySpace> state;
+  Operator op;
+  Kokkos::View<const T*, MemorySpace> r;
+  Kokkos::View<T*, MemorySpace> p0;
+  Kokkos::View<T*, MemorySpace> p1;
+  Kokkos::View<T*, MemorySpace> ap;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const bool odd = s.iteration % 2 != 0;
+    const pointer_direction<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
+    const T p_i = next(i);
+    const T ap_i = static_cast<T>(op(next, i));
+    (odd ? p0.data() : p1.data())[i] = p_i;
+    ap.data()[i] = ap_i;
+    sum += p_i * ap_i;
+  }
+};
+
+// x += alpha p_new, r -= alpha Ap, summing the new r . r.
+template <class T, class MemorySpace>
+struct update_residual {
+  state_view<T, MemorySpace> state;
+  Kokkos::View<const T*, MemorySpace> p0;
+  Kokkos::View<const T*, MemorySpace> p1;
+  Kokkos::View<const T*, MemorySpace> ap;
+  Kokkos::View<T*, MemorySpace> x;
+  Kokkos::View<T*, MemorySpace> r;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const T p_i = (s.iteration % 2 != 0 ? p0.data() : p1.data())[i];
+    const T alpha = s.rho / s.p_ap;
+    x.data()[i] += alpha * p_i;
+    const T r_i = r.data()[i] - alpha * ap.data()[i];
+    r.data()[i] = r_i;
+    sum += r_i * r_i;
+  }
+};
+
+}  // namespace ksync::detail::cg

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// cg_form::kokkos_graph — check_every fused iterations as the nodes of one Kokkos::Experimental::Graph,
+// built once per workspace, x, options and instance (rebuilt when one changes) and submitted once per
+// batch. The host looks between batches, as the fused form does.
+#pragma once
+
+#include <ksync/detail/cg/context.hpp>
+#include <ksync/detail/cg/fused.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace ksync::detail::cg::forms {
+
+struct kokkos_graph {
+  static constexpr cg_form id = cg_form::kokkos_graph;
+
+  template <class ExecutionSpace, class T, class Operator>
+  static void build(const run_of<ExecutionSpace, T, Operator>& run) {
+    auto& w = *run.work;
+    const typename workspace<ExecutionSpace, T>::graph_key key{
+        .x = run.x.data(),
+        .history = run.history,
+        .tolerance = run.options.tolerance,
+        .max_iterations = run.options.max_iterations,
+        .iterations = run.per_batch(),
+        .instance = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
+    if (w.graph && w.built == key) return;
+    w.graph.reset();  // the old graph goes first
+    w.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
+      Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
+      const auto as_node = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {
+        // A std::string label: what both Kokkos 4.6 and 5.x take for a node's label.
+        const index_policy<ExecutionSpace> policy(0, count);
+        if constexpr (sizeof...(result) > 0) {
+          node = node.then_parallel_reduce(std::string(label), policy, functor, result...);
+        } else {
+          node = node.then_parallel_for(std::string(label), policy, functor);
+        }
+      };
+      for (int k = 0; k < run.per_batch(); ++k)
+        fused::iteration(run, as_node);
+    }));
+    w.graph->instantiate();
+    w.built = key;
+  }
+
+  template <class ExecutionSpace, class T, class Operator>
+  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+    if constexpr (row_operator<Operator, Kokkos::View<T*, typename ExecutionSpace::memory_space>>) {
+      build(run);
+      enqueue_start(run);
+      return run_batches(run, [&] { run.work->graph->submit(run.exec); });
+    } else {
+      throw std::logic_error("ksync::cg: kokkos_graph reached with an apply operator");  // refused in solve()
+    }
+  }
+};
+
+}  // namespace ksync::detail::cg::forms

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cg against the host CG (support/cg_reference.hpp) on whatever backend Kokkos has: every reachable
+// form, float and double, the built-in operator and user operators of both shapes, and bad input.
+#include "support/cg_reference.hpp"
+#include "support/errors.hpp"
+#include "support/kokkos.hpp"
+
+#include <ksync/cg.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cg_form;
+using exec_space = Kokkos::DefaultExecutionSpace;
+using memory_space = exec_space::memory_space;
+
+template <class T>
+class Cg : public ::testing::Test {};
+using floating_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(Cg, floating_types);
+
+// The forms ksync::cg runs on the default execution space: the portable and shared ones, and on Kokkos::Cuda
+// with the native half the native ones through the bridge.
+std::vector<cg_form> reachable_forms() {
+  std::vector<cg_form> forms;
+  for (const auto form : ksync::all_cg_forms) {
+    if (ksync::half_of(form) != ksync::strategy_half::native || ksync::detail::has_native_bridge<exec_space>)
+      forms.push_back(form);
+  }
+  return forms;
+}
+
+// A + shift I by its rows: the user operator of the tests (SPD for shift >= 0).
+struct shifted_rows {
+  std::int64_t m;
+  double shift;
+  KOKKOS_FUNCTION std::int64_t extent() const { return m * m; }
+  template <class Vector>
+  KOKKOS_FUNCTION auto operator()(const Vector& v, std::int64_t i) const {
+    using T = std::remove_cvref_t<decltype(v(i))>;
+    return ksync::poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i)) + static_cast<T>(shift) * v(i);
+  }
+};
+
+// The same operator applying itself with a parallel_for of its own.
+template <class T>
+struct shifted_apply {
+  std::int64_t m;
+  double shift;
+  std::int64_t extent() const { return m * m; }
+  void apply(const exec_space& exec, const Kokkos::View<const T*, memory_space>& x,
+             const Kokkos::View<T*, memory_space>& y) const {
+    const shifted_rows rows{.m = m, .shift = shift};
+    const auto at = ksync::detail::cg::entries<Kokkos::View<const T*, memory_space>>{x};
+    Kokkos::parallel_for(
+        "ksync::test::shifted_apply", Kokkos::RangePolicy<exec_space>(exec, 0, extent()),
+        KOKKOS_LAMBDA(std::int64_t i) { y(i) = rows(at, i); });
+  }
+};
+
+template <class T, class Operator>
+void expect_matches_reference(const Operator& op, int m, double shift, cg_form form, const std::vector<T>& x0,
+                              unsigned int seed) {
+  const exec_space exec;
+  const double tolerance = ksync::test::cg_tolerance<T>();
+  const int max_iterations = 4 * m * m + 10;
+  const auto b_host = ksync::test::cg_right_hand_side<T>(m, seed);
+  const auto reference = ksync::test::host_cg<T>(m, b_host, x0, tolerance, max_iterations, shift);
+  ASSERT_TRUE(reference.converged);
+  const auto b = ksync::test::to_device(b_host);
+  const auto x = ksync::test::to_device(x0);
+  ksync::cg_options options;
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.check_every = 5;
+  const ksync::cg_result result = ksync::cg(exec, op, b, x, form, options);
+  exec.fence();
+  const auto x_host = ksync::test::to_host(x);
+  SCOPED_TRACE("form " + std::string(ksync::to_string(form)) + ", m = " + std::to_string(m));
+  EXPECT_TRUE(result.converged);
+  EXPECT_NEAR(result.iterations, reference.iterations, 1);
+  EXPECT_LE(result.relative_residual, tolerance);
+  // The recurrence's residual drifts from the true one by rounding: a few times the tolerance at most here.
+  const double drift = sizeof(T) == sizeof(float) ? 30.0 : 10.0;
+  EXPECT_LE(ksync::test::true_relative_residual(m, b_host, x_host, shift), drift * tolerance);
+}
+
+TYPED_TEST(Cg, EveryReachableFormMatchesTheHostReference) {
+  using T = TypeParam;
+  for (const int m : ksync::test::cg_grid_sizes) {
+    const std::vector<T> zero(static_cast<std::size_t>(m) * m, T(0));
+    for (const auto form : reachable_forms())
+      expect_matches_reference<T>(ksync::poisson_2d{m}, m, 0.0, form, zero, 7u + static_cast<unsigned int>(m));
+  }
+}
+
+TYPED_TEST(Cg, StartsFromTheGuessItIsGiven) {
+  using T = TypeParam;
+  const int m = 16;
+  const auto guess = ksync::test::cg_right_hand_side<T>(m, 99u);
+  for (const auto form : reachable_forms())
+    expect_matches_reference<T>(ksync::poisson_2d{m}, m, 0.0, form, guess, 3u);
+}
+
+TYPED_TEST(Cg, UserOperatorsOfBothShapes) {
+  using T = TypeParam;
+  for (const int m : {3, 16, 33}) {
+    const std::vector<T> zero(static_cast<std::size_t>(m) * m, T(0));
+    for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph})
+      expect_matches_reference<T>(shifted_rows{.m = m, .shift = 0.5}, m, 0.5, form, zero, 5u);
+    for (const auto form : {cg_form::host_scalars, cg_form::device_scalars})
+      expect_matches_reference<T>(shifted_apply<T>{.m = m, .shift = 0.5}, m, 0.5, form, zero, 5u);
+  }
+}
+
+TYPED_TEST(Cg, RecordsTheResidualHistory) {
+  using T = TypeParam;
+  const int m = 16;
+  const exec_space exec;
+  const auto b_host = ksync::test::cg_right_hand_side<T>(m, 1u);
+  const std::vector<T> zero(b_host.size(), T(0));
+  const auto reference = ksync::test::host_cg<T>(m, b_host, zero, ksync::test::cg_tolerance<T>(), 1000);
+  for (const auto form : reachable_forms()) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    const auto b = ksync::test::to_device(b_host);
+    const auto x = ksync::test::to_device(zero);
+    ksync::cg_options options;
+    options.tolerance = ksync::test::cg_tolerance<T>();
+    options.record_history = true;
+    const auto result = ksync::cg(exec, ksync::poisson_2d{m}, b, x, form, options);
+    ASSERT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1);
+    // x0 = 0: r = b, so 1 up to the rounding of two sums of the same squares.
+    EXPECT_NEAR(result.residual_history.front(), 1.0, sizeof(T) == sizeof(float) ? 1e-6 : 1e-14);
+    EXPECT_DOUBLE_EQ(result.residual_history.back(), result.relative_residual);
+    // Early values agree with the reference to rounding; later ones drift apart slowly in float.
+    const std::size_t compared = std::min<std::size_t>(10, result.residual_history.size());
+    for (std::size_t k = 0; k < compared; ++k)
+      EXPECT_NEAR(result.residual_history[k], reference.history[k], 1e-3 * reference.history[k]) << "k = " << k;
+  }
+}
+
+TYPED_TEST(Cg, StopsAtMaxIterationsWithoutConverging) {
+  using T = TypeParam;
+  const int m = 33;
+  const exec_space exec;
+  for (const auto form : reachable_forms()) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    const auto b = ksync::test::to_device(ksync::test::cg_right_hand_side<T>(m, 2u));
+    const Kokkos::View<T*> x("x", static_cast<std::size_t>(m) * m);
+    ksync::cg_options options;
+    options.tolerance = 1e-30;
+    options.max_iterations = 7;
+    options.check_every = 3;  // the last batch runs past max_iterations and must stop on the device
+    const auto result = ksync::cg(exec, ksync::poisson_2d{m}, b, x, form, options);
+    EXPECT_FALSE(result.converged);
+    EXPECT_EQ(result.iterations, 7);
+    EXPECT_GT(result.relative_residual, 1e-30);
+  }
+}
+
+TYPED_TEST(Cg, ZeroRightHandSideGivesZeroAtOnce) {
+  using T = TypeParam;
+  const int m = 7;
+  const exec_space exec;
+  for (const auto form : reachable_forms()) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    const Kokkos::View<T*> b("b", static_cast<std::size_t>(m) * m);
+    const auto x = ksync::test::to_device(ksync::test::cg_right_hand_side<T>(m, 4u));
+    const auto result = ksync::cg(exec, ksync::poisson_2d{m}, b, x, form);
+    exec.fence();
+    EXPECT_TRUE(result.converged);
+    EXPECT_EQ(result.iterations, 0);
+    for (const T value : ksync::test::to_host(x))
+      EXPECT_EQ(value, T(0));
+  }
+}
+
+TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {
+  const exec_space exec;
+  const int m = 4;
+  const auto guess = ksync::test::cg_right_hand_side<double>(m, 8u);
+  const auto b = ksync::test::to_device(ksync::test::cg_right_hand_side<double>(m, 9u));
+  const auto x = ksync::test::to_device(guess);
+  const auto message = [&](auto&& call) { return ksync::test::invalid_argument_message(call); };
+  const auto with = [](auto change) {
+    ksync::cg_options options;
+    change(options);
+    return options;
+  };
+  const ksync::poisson_2d op{m};
+  EXPECT_EQ(message([&] { (void)ksync::cg(exec, op, b, x, cg_form::fused, with([](auto& o) { o.tolerance = 0; })); }),
+            "ksync::cg: options.tolerance = 0 must be positive and finite");
+  EXPECT_EQ(message([&] { (void)ksync::cg(exec, op, b, x, cg_form::fused, with([](auto& o) { o.tolerance = -1; })); }),
+            "ksync::cg: options.tolerance = -1 must be positive and finite");
+  EXPECT_EQ(message([&] {
+              (void)ksync::cg(exec, op, b, x, cg_form::fused,
+                              with([](auto& o) { o.tolerance = std::numeric_limits<double>::quiet_NaN(); }));
+            }),
+            "ksync::cg: options.tolerance = nan must be positive and finite");
+  EXPECT_EQ(
+      message([&] { (void)ksync::cg(exec, op, b, x, cg_form::fused, with([](auto& o) { o.max_iterations = 0; })); }),
+      "ksync::cg: options.max_iterations = 0 must be at least 1");
+  EXPECT_EQ(message([&] {
+              (void)ksync::cg(exec, op, b, x, cg_form::device_scalars, with([](auto& o) { o.check_every = 0; }));
+            }),
+            "ksync::cg: options.check_every = 0 must be at least 1");
+  const Kokkos::View<double*> short_b("b", 15);
+  EXPECT_EQ(message([&] { (void)ksync::cg(exec, op, short_b, x, cg_form::fused); }),
+            "ksync::cg: b.extent(0) = 15 but there are 16 unknowns");
+  EXPECT_EQ(message([&] { (void)ksync::cg(exec, ksync::poisson_2d{5}, b, x, cg_form::fused); }),
+            "ksync::cg: op.extent() = 25 but there are 16 unknowns");
+  EXPECT_EQ(message([&] { (void)ksync::cg(exec, shifted_apply<double>{.m = m, .shift = 0.5}, b, x, cg_form::fused); }),
+            "ksync::cg: form = fused forms the direction where the operator reads it and needs an operator given by "
+            "its rows; an apply operator runs host_scalars and device_scalars");
+  if (!ksync::detail::has_native_bridge<exec_space>) {
+    EXPECT_NE(message([&] { (void)ksync::cg(exec, op, b, x, cg_form::persistent_grid_sync); })
+                  .find("ksync::cg: form = persistent_grid_sync runs ksync::cuda's kernels: it needs exec to be "
+                        "Kokkos::Cuda"),
+              std::string::npos);
+  } else {
+    EXPECT_EQ(message([&] { (void)ksync::cg(exec, shifted_rows{.m = m, .shift = 0.5}, b, x, cg_form::cuda_graph); }),
+              "ksync::cg: form = cuda_graph runs ksync::cuda's kernels, which have only the built-in "
+              "ksync::poisson_2d operator");
+  }
+  // Nothing ran: x still holds the guess.
+  exec.fence();
+  EXPECT_EQ(ksync::test::to_host(x), guess);
+}
+
+TEST(CgForms, NamesRoundTripAndTheTableCoversEveryForm) {
+  for (const auto form : ksync::all_cg_forms)
+    EXPECT_EQ(ksync::cg_form_from_string(ksync::to_string(form)), form);
+  EXPECT_EQ(ksync::test::invalid_argument_message([] { (void)ksync::cg_form_from_string("fast"); }),
+            "ksync::cg_form_from_string: name = \"fast\" is not a form (host_scalars, device_scalars, fused, "
+            "kokkos_graph, cuda_graph, persistent_grid_sync, persistent_spin_barrier)");
+}
+
+}  // namespace

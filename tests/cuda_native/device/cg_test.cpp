@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::cg: every native form against the host CG (support/cg_reference.hpp), float and double, the
+// solver object, and the argument checks. (The portable forms, and the native ones through the bridge, are
+// in tests/cg_test.cpp.)
+#include "../../support/cg_reference.hpp"
+#include "../../support/errors.hpp"
+#include "../../support/gpu.hpp"
+
+#include <ksync/cuda/detail/device_buffer.hpp>
+#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/device/cg.hpp>
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cg_form;
+
+constexpr cg_form native_forms[] = {
+    cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
+    cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
+
+template <class T>
+class CgGpu : public ::testing::Test {};
+using floating_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(CgGpu, floating_types);
+
+template <class T>
+void expect_matches_reference(int m, cg_form form, const std::vector<T>& x0, const ksync::cuda::cg_tuning& tuning) {
+  const double tolerance = ksync::test::cg_tolerance<T>();
+  const int max_iterations = 4 * m * m + 10;
+  const auto b_host = ksync::test::cg_right_hand_side<T>(m, 7u + static_cast<unsigned int>(m));
+  const auto reference = ksync::test::host_cg<T>(m, b_host, x0, tolerance, max_iterations);
+  ASSERT_TRUE(reference.converged);
+  const ksync::cuda::device_buffer<T> b(b_host);
+  ksync::cuda::device_buffer<T> x(x0);
+  ksync::cg_options options;
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.check_every = 5;
+  options.record_history = true;
+  const auto result = ksync::cuda::cg(cudaStreamPerThread, m, b.data(), x.data(), form, options, tuning);
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  const auto x_host = x.to_host();
+  SCOPED_TRACE("form " + std::string(ksync::to_string(form)) + ", m = " + std::to_string(m));
+  EXPECT_TRUE(result.converged);
+  EXPECT_NEAR(result.iterations, reference.iterations, 1);
+  EXPECT_LE(result.relative_residual, tolerance);
+  const double drift = sizeof(T) == sizeof(float) ? 30.0 : 10.0;
+  EXPECT_LE(ksync::test::true_relative_residual(m, b_host, x_host), drift * tolerance);
+  ASSERT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1);
+  EXPECT_DOUBLE_EQ(result.residual_history.back(), result.relative_residual);
+}
+
+TYPED_TEST(CgGpu, EveryNativeFormMatchesTheHostReference) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const int m : ksync::test::cg_grid_sizes) {
+    if (!ksync::test::cg_grid_enabled(m)) continue;
+    const std::vector<T> zero(static_cast<std::size_t>(m) * m, T(0));
+    for (const auto form : native_forms)
+      expect_matches_reference<T>(m, form, zero, {});
+  }
+}
+
+TYPED_TEST(CgGpu, PersistentFormsOnEveryGridShape) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  // 10,000 unknowns: 40 blocks at one element per thread, one at 64; 1,600 under the sanitizers: 7 and 1.
+  const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
+  const auto guess = ksync::test::cg_right_hand_side<T>(m, 12u);
+  for (const int per_thread : {1, 64}) {
+    for (const int per_multiprocessor : {0, 1}) {
+      SCOPED_TRACE("elements per thread " + std::to_string(per_thread) + ", blocks per SM " +
+                   std::to_string(per_multiprocessor));
+      const ksync::cuda::cg_tuning tuning{.elements_per_thread = per_thread,
+                                          .blocks_per_multiprocessor = per_multiprocessor};
+      for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+        expect_matches_reference<T>(m, form, guess, tuning);
+    }
+  }
+}
+
+TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  const int m = 40;
+  ksync::cuda::cg_solver<T> solver(m);
+  const ksync::cuda::device_buffer<T> b(ksync::test::cg_right_hand_side<T>(m, 3u));
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cuda::device_buffer<T> x(static_cast<std::size_t>(m) * m);
+    KSYNC_CUDA_CHECK(cudaMemset(x.data(), 0, x.size() * sizeof(T)));
+    ksync::cg_options options;
+    options.tolerance = 1e-30;
+    options.max_iterations = 9;
+    options.check_every = 4;                   // batches run past max_iterations and must stop on the device
+    for (int solve = 0; solve < 2; ++solve) {  // the second solve continues from the first one's x
+      const auto result = solver.solve(cudaStreamPerThread, b.data(), x.data(), form, options);
+      EXPECT_FALSE(result.converged);
+      EXPECT_EQ(result.iterations, 9);
+    }
+  }
+}
+
+TYPED_TEST(CgGpu, ZeroRightHandSideGivesZeroAtOnce) {
+  KSYNC_REQUIRE_GPU();
+  using T = TypeParam;
+  const int m = 9;
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cuda::device_buffer<T> b(static_cast<std::size_t>(m) * m);
+    KSYNC_CUDA_CHECK(cudaMemset(b.data(), 0, b.size() * sizeof(T)));
+    ksync::cuda::device_buffer<T> x(ksync::test::cg_right_hand_side<T>(m, 1u));
+    const auto result = ksync::cuda::cg(cudaStreamPerThread, m, b.data(), x.data(), form);
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    EXPECT_TRUE(result.converged);
+    EXPECT_EQ(result.iterations, 0);
+    for (const T value : x.to_host())
+      EXPECT_EQ(value, T(0));
+  }
+}
+
+TEST(CgGpuArguments, BadInputIsRefusedBeforeAnyWork) {
+  KSYNC_REQUIRE_GPU();
+  const int m = 4;
+  const auto guess = ksync::test::cg_right_hand_side<double>(m, 8u);
+  const ksync::cuda::device_buffer<double> b(ksync::test::cg_right_hand_side<double>(m, 9u));
+  ksync::cuda::device_buffer<double> x(guess);
+  ksync::cuda::cg_solver<double> solver(m);
+  const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
+  const cudaStream_t s = cudaStreamPerThread;
+  const auto with = [](auto change) {
+    ksync::cg_options options;
+    change(options);
+    return options;
+  };
+  EXPECT_EQ(message([&] {
+              (void)solver.solve(s, b.data(), x.data(), cg_form::fused, with([](auto& o) { o.tolerance = 0; }));
+            }),
+            "ksync::cuda::cg: options.tolerance = 0 must be positive and finite");
+  EXPECT_EQ(message([&] {
+              (void)solver.solve(s, b.data(), x.data(), cg_form::fused,
+                                 with([](auto& o) { o.tolerance = std::numeric_limits<double>::quiet_NaN(); }));
+            }),
+            "ksync::cuda::cg: options.tolerance = nan must be positive and finite");
+  EXPECT_EQ(message([&] {
+              (void)solver.solve(s, b.data(), x.data(), cg_form::fused, with([](auto& o) { o.max_iterations = 0; }));
+            }),
+            "ksync::cuda::cg: options.max_iterations = 0 must be at least 1");
+  EXPECT_EQ(message([&] { (void)solver.solve(s, nullptr, x.data(), cg_form::fused); }), "ksync::cuda::cg: b is null");
+  EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), nullptr, cg_form::fused); }), "ksync::cuda::cg: x is null");
+  EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::kokkos_graph); }),
+            "ksync::cuda::cg: form = kokkos_graph is portable (Kokkos); ksync::cuda runs host_scalars, "
+            "device_scalars, fused, cuda_graph, persistent_grid_sync and persistent_spin_barrier");
+  EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::fused, {}, {.elements_per_thread = 0}); }),
+            "ksync::cuda::cg: tuning.elements_per_thread = 0 must be at least 1");
+  // A grid that cannot be resident at once: refused before the launch, naming what fits.
+  for (const auto form : {cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier}) {
+    EXPECT_NE(message([&] {
+                (void)solver.solve(s, b.data(), x.data(), form, {}, {.blocks_per_multiprocessor = 1000});
+              }).find("ksync::cuda::cg: blocks_per_multiprocessor = 1000 but only "),
+              std::string::npos);
+  }
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+  EXPECT_EQ(x.to_host(), guess);  // nothing ran
+}
+
+TEST(CgArguments, ExtentsAreCheckedBeforeAnyAllocation) {
+  const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
+  EXPECT_EQ(message([] { ksync::cuda::cg_solver<float> solver(0); }), "ksync::cuda::cg: m = 0 must be at least 1");
+  EXPECT_EQ(message([] { ksync::cuda::cg_solver<float> solver(46341); }),
+            "ksync::cuda::cg: m = 46341 gives m * m unknowns, more than 32-bit indices hold (m <= 46340)");
+}
+
+}  // namespace
