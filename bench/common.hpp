@@ -158,6 +158,49 @@ inline void record_phases(benchmark::State& state, int phases, std::int64_t n) {
   state.SetBytesProcessed(state.iterations() * phases * n * 8);
 }
 
+// Conjugate gradients (cg_bench): the 2-D Poisson problem on m x m unknowns for m = 64 ... 4096 (smoke: 16,
+// 32), a fixed number of iterations per solve (the tolerance is out of reach), in double.
+inline std::vector<std::int64_t> cg_grid_sizes(bool smoke) {
+  if (smoke) return {16, 32};
+  return {64, 128, 256, 512, 1024, 2048, 4096};
+}
+inline int cg_iterations(bool smoke) {
+  return smoke ? 5 : 200;
+}
+inline constexpr double cg_unreachable_tolerance = 1e-30;
+// Bytes an iteration moves in double, each vector read or written once (the stencil's neighbours come from
+// cache): 14 vector passes unfused (p update 3, A p 2, p.Ap 2, x/r update 6, r.r 1), 10 fused (direction and
+// A p 4, update with r.r 6).
+inline double cg_bytes_per_iteration(std::int64_t m, bool fused) {
+  return (fused ? 10.0 : 14.0) * 8.0 * static_cast<double>(m * m);
+}
+// After a timed loop whose samples each ran one solve of `iterations` iterations (host to host).
+inline void record_cg(benchmark::State& state, std::int64_t m, int iterations, bool fused) {
+  state.counters["m"] = static_cast<double>(m);
+  state.counters["iterations"] = iterations;
+  state.counters["bytes_per_iteration"] = cg_bytes_per_iteration(m, fused);
+  state.counters["seconds_per_iteration"] =
+      benchmark::Counter(iterations, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+// A solve's check: the residual CG tracks (recurrence) agrees with ||b - A x|| / ||b|| computed afresh from
+// the x it returned, to 1e-6 of ||b|| plus 1e-3 of itself (double, a few hundred iterations drift far less),
+// and the solve ran every iteration. A form that skipped or garbled a step leaves x and its recurrence apart.
+inline void check_cg_solve(benchmark::State& state, int iterations_run, int iterations, double recurrence,
+                           double true_residual) {
+  if (iterations_run != iterations || !(std::fabs(recurrence - true_residual) <= 1e-6 + 1e-3 * true_residual))
+    check_failed(state, "the solve ran " + std::to_string(iterations_run) + " of " + std::to_string(iterations) +
+                            " iterations; its recurrence says " + std::to_string(recurrence) +
+                            " but ||b - A x|| / ||b|| is " + std::to_string(true_residual));
+}
+
+// Host-to-host round trips (reduce_bench's round_trip rows): 2^10, 2^16 and 2^20 floats (smoke: 2^10), 50
+// blocking calls per sample.
+inline std::vector<std::int64_t> round_trip_sizes(bool smoke) {
+  if (smoke) return {std::int64_t{1} << 10};
+  return {std::int64_t{1} << 10, std::int64_t{1} << 16, std::int64_t{1} << 20};
+}
+inline constexpr int round_trips_per_sample = 50;
+
 // The chunked copy-compute-copy pipeline (pipeline_bench): seed 002's case, y = 2x over 2^24 floats, in
 // chunks of 256 KiB to 64 MiB over 1, 2, 4 and 8 streams (smoke: 2^16 floats, two chunk sizes, 1 and 4).
 struct scale_by_two {
@@ -199,6 +242,8 @@ inline void add_build_context() {
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,
 // native) defines these for its own half.
 void register_reduce_benchmarks(bool smoke);
+void register_cg_benchmarks(bool smoke);
+void register_round_trip_benchmarks(bool smoke);
 void register_block_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
 void register_iteration_benchmarks(bool smoke);

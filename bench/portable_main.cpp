@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   const Kokkos::ScopeGuard kokkos(argc, argv);
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
   ksync::bench::register_reduce_benchmarks(smoke);
+  ksync::bench::register_round_trip_benchmarks(smoke);
+  ksync::bench::register_cg_benchmarks(smoke);
   ksync::bench::register_block_benchmarks(smoke);
   ksync::bench::register_barrier_benchmarks(smoke);
   ksync::bench::register_iteration_benchmarks(smoke);

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
       return 1;
   }
   ksync::bench::register_reduce_benchmarks(smoke);
+  ksync::bench::register_round_trip_benchmarks(smoke);
+  ksync::bench::register_cg_benchmarks(smoke);
   ksync::bench::register_block_benchmarks(smoke);
   ksync::bench::register_barrier_benchmarks(smoke);
   ksync::bench::register_iteration_benchmarks(smoke);

@@ -6,12 +6,14 @@ suites' Google Benchmark JSON (portable.json, native.json), fingerprint.json and
     measured in the same run (the fastest read or copy of the same n for reductions, the device copy for
     transforms), ratio to CUB and Kokkos / native;
   - hot and cold caches: each row timed after the L2 was overwritten beside its back-to-back twin;
+  - conjugate gradients per form beside the same run's floors, the issue's targets, and the blocking round
+    trip host to host (solver_tables);
   - the barrier-cost table and the persistent workload (tools/sync-tables), the pipeline summary
     (tools/pipeline-tables), the concurrency rows, several GPUs (peer copies, the reduction's and the
     pipeline's scaling, ksync against NCCL);
   - every row: median, min and max over the repetitions and the spread (max - min) / median;
   - plots (matplotlib; without it the report says so and keeps the tables): bandwidth vs n, Kokkos /
-    native, barrier costs, a pipeline timeline.
+    native, barrier costs, CG µs per iteration, a pipeline timeline.
 Rows a suite marked failed (a wrong result, a failed call: bench/checks.hpp) are listed at the top and left
 out of every table, and report-md then exits 1.
 usage: report-md RESULTS_FOLDER"""
@@ -22,7 +24,7 @@ import json
 import pathlib
 import sys
 
-from ksync_tools import pipeline_tables, sync_tables, timeline
+from ksync_tools import pipeline_tables, solver_tables, sync_tables, timeline
 from ksync_tools.results import counter, error_rows, load, median
 from ksync_tools.source_tree import attribution
 from ksync_tools.tables import markdown_table
@@ -329,6 +331,9 @@ def plots(folder, rows, ratios, out):
         figure.savefig(folder / "barrier_costs.png", dpi=110)
         plt.close(figure)
         drawn.append(("barrier_costs.png", "barrier costs"))
+    cg_plot = solver_tables.plot(plt, folder, ratios.get("solvers"))
+    if cg_plot:
+        drawn.append((cg_plot, "conjugate gradients: µs per iteration"))
     trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
     if trace.exists():
         printed(timeline.main, str(trace), str(folder / "pipeline_timeline.png"), "seed 002's pipeline, one run")
@@ -386,6 +391,7 @@ def main():
         out.append("## Pipeline\n")
         out.append("The pipeline's bound needs the native suite's copy-bandwidth rows (a CUDA GPU); the portable "
                    "pipeline rows are under Every row.\n")
+    ratios["solvers"] = solver_tables.main_section(rows, out)
     hot_cold_section(rows, out)
     concurrency_section(rows, out)
     node_section(rows, out)

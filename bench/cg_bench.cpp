@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Conjugate gradients, portable forms (ksync::cg) beside the CG a Kokkos application writes today (blocking
+// Kokkos::parallel_reduce dots into host scalars, alpha and beta on the host: `kokkos_host_scalars`, the
+// baseline the solver targets are measured against). A solve of m x m unknowns in double, a fixed number of
+// iterations, timed host to host; seconds_per_iteration is a solve over its iterations. The round trip rows
+// time one blocking float sum host to host: Kokkos' own parallel_reduce into a host scalar, and ksync::reduce
+// (on Kokkos::Cuda through the mailbox). The native forms and the floors are in bench/cuda_native/cg_bench.cu.
+#include "portable.hpp"
+
+#include <ksync/cg.hpp>
+#include <ksync/reduce.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using ksync::cg_form;
+using ksync::bench::Exec;
+using Vector = Kokkos::View<double*>;
+using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+// The pattern (checks.hpp) in double.
+struct FillRightHandSide {
+  Vector b;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { b(i) = ksync::bench::pattern_value(i); }
+};
+
+Vector right_hand_side(const Exec& exec, std::int64_t n) {
+  const Vector b(Kokkos::view_alloc(exec, "ksync::bench::b"), n);
+  Kokkos::parallel_for("ksync::bench::fill", Policy(exec, 0, n), FillRightHandSide{b});
+  exec.fence("ksync::bench::fill");
+  return b;
+}
+
+// The baseline's kernels: what a Kokkos code writes, one parallel_for or parallel_reduce per vector step.
+struct Direction {
+  Vector r, p;
+  double beta;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { p(i) = r(i) + beta * p(i); }
+};
+struct Apply {
+  ksync::poisson_2d op;
+  Kokkos::View<const double*> p;
+  Vector ap;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { ap(i) = op(p, i); }
+};
+struct Dot {
+  Vector u, v;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += u(i) * v(i); }
+};
+struct Update {
+  Vector x, r, p, ap;
+  double alpha;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    x(i) += alpha * p(i);
+    r(i) -= alpha * ap(i);
+  }
+};
+
+// `iterations` iterations of the textbook CG from x = 0 (r = b, p = 0, beta = 0); returns the relative
+// residual of the recurrence.
+double kokkos_cg(const Exec& exec, std::int64_t m, const Vector& b, const Vector& x, const Vector& r, const Vector& p,
+                 const Vector& ap, int iterations) {
+  const std::int64_t n = m * m;
+  Kokkos::deep_copy(exec, x, 0.0);
+  Kokkos::deep_copy(exec, p, 0.0);
+  Kokkos::deep_copy(exec, r, b);
+  double rho = 0;
+  Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho);
+  const double b_norm = std::sqrt(rho);
+  double beta = 0;
+  for (int k = 0; k < iterations; ++k) {
+    Kokkos::parallel_for("ksync::bench::kokkos_cg::direction", Policy(exec, 0, n),
+                         Direction{.r = r, .p = p, .beta = beta});
+    Kokkos::parallel_for("ksync::bench::kokkos_cg::apply", Policy(exec, 0, n),
+                         Apply{.op = ksync::poisson_2d{.m = m}, .p = p, .ap = ap});
+    double p_ap = 0;
+    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = p, .v = ap}, p_ap);
+    Kokkos::parallel_for("ksync::bench::kokkos_cg::update", Policy(exec, 0, n),
+                         Update{.x = x, .r = r, .p = p, .ap = ap, .alpha = rho / p_ap});
+    double rho_next = 0;
+    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho_next);
+    beta = rho_next / rho;
+    rho = rho_next;
+  }
+  return std::sqrt(rho) / b_norm;
+}
+
+// ||b - A x|| / ||b|| from scratch.
+struct ResidualSquares {
+  ksync::poisson_2d op;
+  Vector b, x;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, double& residual, double& scale) const {
+    const double r = b(i) - op(x, i);
+    residual += r * r;
+    scale += b(i) * b(i);
+  }
+};
+double true_residual(const Exec& exec, std::int64_t m, const Vector& b, const Vector& x) {
+  double residual = 0;
+  double scale = 0;
+  Kokkos::parallel_reduce("ksync::bench::true_residual", Policy(exec, 0, m * m),
+                          ResidualSquares{.op = {.m = m}, .b = b, .x = x}, residual, scale);
+  return std::sqrt(residual / scale);
+}
+
+template <class Solve>
+void time_solves(benchmark::State& state, Solve&& solve) {
+  (void)solve();  // warm-up, untimed: allocations, graphs, module loading
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)solve();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+}
+
+void time_kokkos_cg(benchmark::State& state, int iterations) {
+  const std::int64_t m = state.range(0);
+  const Exec exec;
+  const auto b = right_hand_side(exec, m * m);
+  const Vector x("x", m * m), r("r", m * m), p("p", m * m), ap("ap", m * m);
+  double recurrence = 0;
+  time_solves(state, [&] { return recurrence = kokkos_cg(exec, m, b, x, r, p, ap, iterations); });
+  ksync::bench::check_cg_solve(state, iterations, iterations, recurrence, true_residual(exec, m, b, x));
+  ksync::bench::record_cg(state, m, iterations, false);
+}
+
+void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
+  const std::int64_t m = state.range(0);
+  const Exec exec;
+  const auto b = right_hand_side(exec, m * m);
+  const Vector x("x", m * m);
+  ksync::cg_solver<Exec, double> solver(exec, m * m);
+  ksync::cg_options options;
+  options.tolerance = ksync::bench::cg_unreachable_tolerance;
+  options.max_iterations = iterations;
+  ksync::cg_result result;
+  time_solves(state, [&] {
+    Kokkos::deep_copy(exec, x, 0.0);
+    return result = solver.solve(exec, ksync::poisson_2d{m}, b, x, form, options);
+  });
+  ksync::bench::check_cg_solve(state, result.iterations, iterations, result.relative_residual,
+                               true_residual(exec, m, b, x));
+  ksync::bench::record_cg(state, m, iterations, form != cg_form::host_scalars && form != cg_form::device_scalars);
+}
+
+template <class Call>
+void time_round_trips(benchmark::State& state, Call&& call) {
+  const std::int64_t n = state.range(0);
+  float value = call();
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < ksync::bench::round_trips_per_sample; ++k)
+      value = call();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  ksync::bench::check_pattern_result(state, value, n, "sum");
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["seconds_per_call"] =
+      benchmark::Counter(ksync::bench::round_trips_per_sample,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+struct Sum {
+  Kokkos::View<float*> data;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, float& sum) const { sum += data(i); }
+};
+
+void time_round_trip_kokkos(benchmark::State& state) {
+  const Exec exec;
+  const auto data = ksync::bench::make_input(exec, state.range(0));
+  time_round_trips(state, [&] {
+    float sum = 0;
+    Kokkos::parallel_reduce("ksync::bench::round_trip", Policy(exec, 0, state.range(0)), Sum{data}, sum);
+    return sum;
+  });
+}
+
+void time_round_trip_ksync(benchmark::State& state) {
+  const Exec exec;
+  const auto data = ksync::bench::make_input(exec, state.range(0));
+  time_round_trips(state, [&] { return ksync::reduce(exec, data); });
+}
+
+}  // namespace
+
+void ksync::bench::register_cg_benchmarks(bool smoke) {
+  const int iterations = cg_iterations(smoke);
+  for (const auto m : cg_grid_sizes(smoke))
+    benchmark::RegisterBenchmark("portable/cg/kokkos_host_scalars/double", time_kokkos_cg, iterations)
+        ->Arg(m)
+        ->UseManualTime();
+  for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph}) {
+    for (const auto m : cg_grid_sizes(smoke)) {
+      benchmark::RegisterBenchmark("portable/cg/" + std::string(ksync::to_string(form)) + "/double", time_ksync_cg,
+                                   form, iterations)
+          ->Arg(m)
+          ->UseManualTime();
+    }
+  }
+}
+
+void ksync::bench::register_round_trip_benchmarks(bool smoke) {
+  for (const auto n : round_trip_sizes(smoke)) {
+    benchmark::RegisterBenchmark("portable/round_trip/kokkos/float", time_round_trip_kokkos)->Arg(n)->UseManualTime();
+    benchmark::RegisterBenchmark("portable/round_trip/ksync/float", time_round_trip_ksync)->Arg(n)->UseManualTime();
+  }
+}

@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The report's solver section (report-md): the blocking round trip host to host, conjugate gradients per
+form and grid beside the two floors measured in the same run (bytes an iteration moves over the device copy
+rate; two grid.sync() per iteration on the persistent form's grid), the speed-ups against the CG Kokkos
+codes write today (kokkos_host_scalars), the issue's targets checked, and a plot of µs per iteration."""
+
+from ksync_tools.results import counter
+from ksync_tools.tables import markdown_table
+
+PORTABLE_FORMS = ["host_scalars", "device_scalars", "fused", "kokkos_graph"]
+NATIVE_FORMS = ["host_scalars", "device_scalars", "fused", "cuda_graph", "persistent_grid_sync",
+                "persistent_spin_barrier"]
+BASELINE = "portable/cg/kokkos_host_scalars/double"
+ROUND_TRIPS = [("ksync::cuda::reduce (mailbox)", "native/round_trip/ksync_mailbox/float"),
+               ("ksync::reduce on Kokkos::Cuda", "portable/round_trip/ksync/float"),
+               ("copy + stream synchronize (ksync before)", "native/round_trip/copy_and_synchronize/float"),
+               ("CUB + copy + synchronize", "native/round_trip/cub/float"),
+               ("Kokkos parallel_reduce to a host scalar", "portable/round_trip/kokkos/float")]
+
+
+def by_size(rows, family):
+    """{size: row} for the rows named family/<size>."""
+    found = {}
+    for name, row in rows.items():
+        head, _, size = name.rpartition("/")
+        if head == family and size.isdigit():
+            found[int(size)] = row
+    return found
+
+
+def per_iteration(rows, family):
+    """{m: µs per iteration} of a CG family."""
+    return {m: counter(row, "seconds_per_iteration") * 1e6 for m, row in by_size(rows, family).items()
+            if counter(row, "seconds_per_iteration") is not None}
+
+
+def fmt(value, digits=1):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def cg_series(rows):
+    """Every measured CG family: {label: {m: µs per iteration}}, the baseline first."""
+    series = {"Kokkos CG (baseline)": per_iteration(rows, BASELINE)}
+    series.update({f"portable {f}": per_iteration(rows, f"portable/cg/{f}/double") for f in PORTABLE_FORMS})
+    series.update({f"native {f}": per_iteration(rows, f"native/cg/{f}/double") for f in NATIVE_FORMS})
+    return {label: values for label, values in series.items() if values}
+
+
+def floors(rows, sizes):
+    """{m: (bandwidth floor fused, bandwidth floor unfused, barrier floor)} in µs, from the same run's rows."""
+    copy = rows.get("native/cg_floor/copy/double")
+    rate = copy["rate"] if copy and copy.get("rate") else None
+    syncs = by_size(rows, "native/cg_floor/grid_sync")
+    out = {}
+    for m in sizes:
+        fused = 10 * 8 * m * m / rate * 1e6 if rate else None
+        unfused = 14 * 8 * m * m / rate * 1e6 if rate else None
+        barrier = counter(syncs.get(m), "seconds_per_barrier")
+        out[m] = (fused, unfused, 2 * barrier * 1e6 if barrier is not None else None)
+    return out, rate
+
+
+def round_trip_section(rows, out):
+    tables = [(label, by_size(rows, family)) for label, family in ROUND_TRIPS]
+    sizes = sorted(set().union(*[set(t) for _, t in tables]))
+    if not sizes:
+        return
+    out.append("### Blocking round trip, host to host\n")
+    out.append("µs per blocking float sum, from the call to the value on the host (median of samples of 50 "
+               "calls). The mailbox posts the value into mapped pinned memory and the host waits on it; the "
+               "others copy it and synchronize the stream. Target: 10 µs at n ≤ 2^20.\n")
+    lines = [[f"2^{n.bit_length() - 1}"] + [fmt(counter(t.get(n), "seconds_per_call") * 1e6
+                                               if counter(t.get(n), "seconds_per_call") else None)
+                                           for _, t in tables] for n in sizes]
+    out.extend(markdown_table(["n"] + [label for label, _ in tables], "r" * (len(tables) + 1), lines))
+    out.append("")
+
+
+def cg_section(rows, out):
+    series = cg_series(rows)
+    sizes = sorted(set().union(*[set(v) for v in series.values()])) if series else []
+    if not sizes:
+        return None
+    floor, rate = floors(rows, sizes)
+    out.append("### Conjugate gradients, µs per iteration\n")
+    out.append("2-D Poisson on m x m unknowns, double, 200 iterations per solve, timed host to host (start and "
+               "final look included). Floors from the same run: bytes an iteration moves (10 vector passes "
+               "fused, 14 unfused) over the device copy rate"
+               + (f" ({rate / 1e12:.2f} TB/s)" if rate else "") +
+               ", and two grid.sync() per iteration on the persistent form's grid.\n")
+    labels = list(series)
+    header = ["m"] + labels + ["floor: bytes (fused)", "floor: bytes (unfused)", "floor: 2 grid.sync"]
+    lines = [[str(m)] + [fmt(series[label].get(m)) for label in labels] + [fmt(v) for v in floor[m]]
+             for m in sizes]
+    out.extend(markdown_table(header, "r" * len(header), lines))
+    out.append("")
+    baseline = series.get("Kokkos CG (baseline)", {})
+    portable = [label for label in labels if label.startswith("portable ")]
+    out.append("Speed-up over the baseline (its time / the form's), and each form's time over its bandwidth "
+               "floor:\n")
+    header = ["m", "native persistent_grid_sync ×", "best portable ×", "best portable form",
+              "native persistent_grid_sync / floor", "best portable / floor"]
+    lines = []
+    for m in sizes:
+        persistent = series.get("native persistent_grid_sync", {}).get(m)
+        best = min(((series[label][m], label) for label in portable if m in series[label]), default=None)
+        base = baseline.get(m)
+        lines.append([str(m), fmt(base / persistent if base and persistent else None, 2),
+                      fmt(base / best[0] if base and best else None, 2), best[1] if best else "—",
+                      fmt(persistent / floor[m][0] if persistent and floor[m][0] else None, 2),
+                      fmt(best[0] / floor[m][0] if best and floor[m][0] else None, 2)])
+    out.extend(markdown_table(header, "rrrlrr", lines))
+    out.append("")
+    return series, floor
+
+
+def targets_section(series, floor, out):
+    """The issue's targets, checked against this run."""
+    baseline = series.get("Kokkos CG (baseline)", {})
+    persistent = series.get("native persistent_grid_sync", {})
+    portable = {m: min(v[m] for label, v in series.items() if label.startswith("portable ") and m in v)
+                for m in baseline if any(label.startswith("portable ") and m in v for label, v in series.items())}
+    checks = []
+    for m, want, name, table in ((64, 8, "native persistent_grid_sync", persistent),
+                                 (128, 8, "native persistent_grid_sync", persistent),
+                                 (256, 8, "native persistent_grid_sync", persistent),
+                                 (1024, 3, "native persistent_grid_sync", persistent),
+                                 (64, 3, "best portable form", portable), (128, 3, "best portable form", portable),
+                                 (256, 3, "best portable form", portable), (1024, 2, "best portable form", portable)):
+        if m in table and m in baseline:
+            got = baseline[m] / table[m]
+            checks.append([f"{name} at m = {m}", f"≥ {want}×", f"{got:.2f}×", "met" if got >= want else "missed"])
+    if 4096 in floor and floor[4096][0]:
+        for label, values in series.items():
+            if 4096 in values:
+                fused = not any(label.endswith(f) for f in ("host_scalars", "device_scalars", "(baseline)"))
+                bound = floor[4096][0] if fused else floor[4096][1]
+                got = values[4096] / bound
+                checks.append([f"{label} at m = 4096", "≤ 1.15 × its floor", f"{got:.2f} ×",
+                               "met" if got <= 1.15 else "missed"])
+    if checks:
+        out.append("Targets (issue 21), this run:\n")
+        out.extend(markdown_table(["target", "wanted", "measured", ""], "lrrl", checks))
+        out.append("")
+
+
+def main_section(rows, out):
+    """Appends the solver section to `out` (nothing without solver rows); returns what the plot needs."""
+    if not any("/cg/" in name or "/round_trip/" in name for name in rows):
+        return None
+    out.append("## Solvers: conjugate gradients and the blocking round trip\n")
+    round_trip_section(rows, out)
+    measured = cg_section(rows, out)
+    if measured:
+        targets_section(*measured, out)
+    return measured
+
+
+def plot(plt, folder, measured):
+    """µs per iteration against m, every form and the floors; returns the file drawn, or None."""
+    if not measured:
+        return None
+    series, floor = measured
+    figure, axes = plt.subplots(figsize=(9, 6))
+    for label, values in series.items():
+        sizes = sorted(values)
+        axes.plot(sizes, [values[m] for m in sizes], marker="o", label=label,
+                  linestyle=":" if label.startswith("portable") else "-", linewidth=2.5 if "baseline" in label else 1.2)
+    sizes = sorted(m for m in floor if floor[m][0])
+    if sizes:
+        axes.plot(sizes, [floor[m][0] for m in sizes], color="black", linestyle="--", label="floor: bytes (fused)")
+    sizes = sorted(m for m in floor if floor[m][2])
+    if sizes:
+        axes.plot(sizes, [floor[m][2] for m in sizes], color="grey", linestyle="--", label="floor: 2 grid.sync")
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log")
+    axes.set_xlabel("m (m x m unknowns)")
+    axes.set_ylabel("µs per iteration")
+    axes.set_title("conjugate gradients: µs per iteration")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize="x-small", ncol=2)
+    figure.tight_layout()
+    figure.savefig(folder / "cg_iteration.png", dpi=110)
+    plt.close(figure)
+    return "cg_iteration.png"
