@@ -147,23 +147,6 @@ void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
   ksync::bench::record_cg(state, m, iterations, form != cg_form::host_scalars && form != cg_form::device_scalars);
 }
 
-template <class Call>
-void time_round_trips(benchmark::State& state, Call&& call) {
-  const std::int64_t n = state.range(0);
-  float value = call();
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < ksync::bench::round_trips_per_sample; ++k)
-      value = call();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  ksync::bench::check_pattern_result(state, value, n, "sum");
-  state.counters["n"] = static_cast<double>(n);
-  state.counters["seconds_per_call"] =
-      benchmark::Counter(ksync::bench::round_trips_per_sample,
-                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-}
-
 struct Sum {
   Kokkos::View<float*> data;
   KOKKOS_FUNCTION void operator()(std::int64_t i, float& sum) const { sum += data(i); }
@@ -172,7 +155,7 @@ struct Sum {
 void time_round_trip_kokkos(benchmark::State& state) {
   const Exec exec;
   const auto data = ksync::bench::make_input(exec, state.range(0));
-  time_round_trips(state, [&] {
+  ksync::bench::time_round_trips(state, [&] {
     float sum = 0;
     Kokkos::parallel_reduce("ksync::bench::round_trip", Policy(exec, 0, state.range(0)), Sum{data}, sum);
     return sum;
@@ -182,7 +165,7 @@ void time_round_trip_kokkos(benchmark::State& state) {
 void time_round_trip_ksync(benchmark::State& state) {
   const Exec exec;
   const auto data = ksync::bench::make_input(exec, state.range(0));
-  time_round_trips(state, [&] { return ksync::reduce(exec, data); });
+  ksync::bench::time_round_trips(state, [&] { return ksync::reduce(exec, data); });
 }
 
 }  // namespace

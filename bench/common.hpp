@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -200,6 +201,24 @@ inline std::vector<std::int64_t> round_trip_sizes(bool smoke) {
   return {std::int64_t{1} << 10, std::int64_t{1} << 16, std::int64_t{1} << 20};
 }
 inline constexpr int round_trips_per_sample = 50;
+
+// Times `call` (one blocking float sum of state.range(0) pattern elements, returning it) host to host,
+// round_trips_per_sample calls per sample, after one untimed call; checks the last value.
+template <class Call>
+void time_round_trips(benchmark::State& state, Call&& call) {
+  const std::int64_t n = state.range(0);
+  float value = call();  // warm-up: workspaces, module loading
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < round_trips_per_sample; ++k)
+      value = call();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  check_pattern_result(state, value, n, "sum");
+  state.counters["n"] = static_cast<double>(n);
+  state.counters["seconds_per_call"] = benchmark::Counter(
+      round_trips_per_sample, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
 
 // The chunked copy-compute-copy pipeline (pipeline_bench): seed 002's case, y = 2x over 2^24 floats, in
 // chunks of 256 KiB to 64 MiB over 1, 2, 4 and 8 streams (smoke: 2^16 floats, two chunk sizes, 1 and 4).

@@ -127,27 +127,10 @@ void time_grid_sync(benchmark::State& state, int rounds) {
 }
 
 // One blocking float sum, host to host, `round_trips_per_sample` times per sample.
-template <class Call>
-void time_round_trips(benchmark::State& state, Call&& call) {
-  const std::int64_t n = state.range(0);
-  float value = call();  // warm-up: workspaces, module loading
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int k = 0; k < ksync::bench::round_trips_per_sample; ++k)
-      value = call();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  ksync::bench::check_pattern_result(state, value, n, "sum");
-  state.counters["n"] = static_cast<double>(n);
-  state.counters["seconds_per_call"] =
-      benchmark::Counter(ksync::bench::round_trips_per_sample,
-                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-}
-
 void time_round_trip_mailbox(benchmark::State& state) {
   const auto data = ksync::bench::make_input(state.range(0));
   const auto n = static_cast<std::size_t>(state.range(0));
-  time_round_trips(state, [&] { return ksync::cuda::reduce(cudaStreamPerThread, data.data(), n); });
+  ksync::bench::time_round_trips(state, [&] { return ksync::cuda::reduce(cudaStreamPerThread, data.data(), n); });
 }
 
 // What ksync's blocking reduce did before the mailbox: the result into device memory, a copy to pinned host
@@ -157,7 +140,7 @@ void time_round_trip_copy_and_synchronize(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const device_buffer<float> result(1);
   ksync::cuda::pinned_buffer<float> home(1);
-  time_round_trips(state, [&] {
+  ksync::bench::time_round_trips(state, [&] {
     ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, result.data());
     KSYNC_CUDA_CHECK(
         cudaMemcpyAsync(home.data(), result.data(), sizeof(float), cudaMemcpyDeviceToHost, cudaStreamPerThread));
@@ -174,7 +157,7 @@ void time_round_trip_cub(benchmark::State& state) {
   std::size_t bytes = 0;
   KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, data.data(), result.data(), n, cudaStreamPerThread));
   const device_buffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-  time_round_trips(state, [&] {
+  ksync::bench::time_round_trips(state, [&] {
     KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), bytes, data.data(), result.data(), n, cudaStreamPerThread));
     KSYNC_CUDA_CHECK(
         cudaMemcpyAsync(home.data(), result.data(), sizeof(float), cudaMemcpyDeviceToHost, cudaStreamPerThread));

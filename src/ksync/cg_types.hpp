@@ -59,15 +59,7 @@ inline constexpr cg_form_row cg_form_rows[] = {
     {.id = cg_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
 };
 
-namespace detail {
-constexpr bool cg_rows_follow_the_enum() {
-  int expected = 0;
-  for (const auto& row : cg_form_rows)
-    if (static_cast<int>(row.id) != expected++) return false;
-  return true;
-}
-}  // namespace detail
-static_assert(detail::cg_rows_follow_the_enum(), "cg_form_rows must list the cg_form values in order");
+static_assert(detail::rows_follow_the_enum(cg_form_rows), "cg_form_rows must list the cg_form values in order");
 
 // What detail::strategy_table reads: a half's table lists the forms of its own half and those of both.
 constexpr const auto& strategy_rows(cg_form /*tag*/) noexcept {
@@ -77,33 +69,22 @@ constexpr bool must_implement(const cg_form_row& row, strategy_half half) noexce
   return row.half == half || row.half == strategy_half::either;
 }
 
-inline constexpr auto all_cg_forms = [] {
-  std::array<cg_form, std::size(cg_form_rows)> all{};
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = cg_form_rows[i].id;
-  return all;
-}();
+inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
 
 [[nodiscard]] constexpr std::string_view to_string(cg_form form) noexcept {
-  const auto index = static_cast<std::size_t>(form);
-  return index < std::size(cg_form_rows) ? cg_form_rows[index].name : std::string_view("unknown");
+  const auto* row = detail::row_of(cg_form_rows, form);
+  return row != nullptr ? row->name : std::string_view("unknown");
 }
 
 // Which half implements `form` (strategy_half::either: both).
 [[nodiscard]] constexpr strategy_half half_of(cg_form form) noexcept {
-  const auto index = static_cast<std::size_t>(form);
-  return index < std::size(cg_form_rows) ? cg_form_rows[index].half : strategy_half::either;
+  const auto* row = detail::row_of(cg_form_rows, form);
+  return row != nullptr ? row->half : strategy_half::either;
 }
 
 // The form named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline cg_form cg_form_from_string(std::string_view name) {
-  std::string known;
-  for (const auto& row : cg_form_rows) {
-    if (row.name == name) return row.id;
-    known += (known.empty() ? "" : ", ") + std::string(row.name);
-  }
-  throw std::invalid_argument("ksync::cg_form_from_string: name = \"" + std::string(name) + "\" is not a form (" +
-                              known + ")");
+  return detail::id_named(cg_form_rows, name, "ksync::cg_form_from_string", "form");
 }
 
 // When CG stops: the relative residual ||r|| / ||b|| is at most `tolerance`, or `max_iterations` iterations
@@ -186,6 +167,53 @@ KSYNC_HOST_DEVICE void cg_advance(cg_scalars<T>& s, double tolerance, int max_it
 template <class T>
 KSYNC_HOST_DEVICE double cg_relative_residual(const cg_scalars<T>& s) {
   return s.b_norm > 0 ? std::sqrt(static_cast<double>(s.rho)) / static_cast<double>(s.b_norm) : 0.0;
+}
+
+// The batch loop of the forms whose scalars stay on the device, for both halves: enqueue_batch() enqueues
+// per_batch iterations, post() enqueues a look at the state and returns its ticket, wait(ticket) returns the
+// state it saw. The host looks at batch k while batch k + 1 runs (one post ahead: the looks need two
+// slots), and stops enqueueing once the device says done; batches past that return at once on the device.
+template <class EnqueueBatch, class Post, class Wait>
+auto cg_look_one_batch_behind(int per_batch, int max_iterations, EnqueueBatch&& enqueue_batch, Post&& post,
+                              Wait&& wait) {
+  int enqueued = per_batch;
+  enqueue_batch();
+  auto pending = post();
+  while (true) {
+    const bool more = enqueued < max_iterations;
+    decltype(pending) next{};
+    if (more) {
+      enqueue_batch();
+      enqueued += per_batch;
+      next = post();
+    }
+    const auto s = wait(pending);
+    if (s.done != 0 || !more) return s;  // max_iterations sets done: `more` ends only with it
+    pending = next;
+  }
+}
+
+// What a graph of CG iterations (cuda_graph, kokkos_graph) was built with: a graph is rebuilt when any of
+// these changes. `shape`: the launch shape the graph depends on (the native grid's blocks, the Kokkos
+// instance's id).
+struct cg_graph_key {
+  const void* x = nullptr;
+  const double* history = nullptr;
+  double tolerance = 0;
+  int max_iterations = 0;
+  int iterations = 0;
+  std::uint32_t shape = 0;
+  friend bool operator==(const cg_graph_key&, const cg_graph_key&) = default;
+};
+
+// The result a final state reports (the history is each half's to add).
+template <class T>
+cg_result cg_result_of(const cg_scalars<T>& s) {
+  cg_result result;
+  result.iterations = s.iteration;
+  result.relative_residual = cg_relative_residual(s);
+  result.converged = s.converged != 0;
+  return result;
 }
 
 }  // namespace detail

@@ -81,16 +81,48 @@ inline constexpr reduce_strategy_row reduce_strategy_rows[] = {
 };
 
 namespace detail {
-constexpr bool rows_follow_the_enum() {
-  int expected = 0;
-  for (const auto& row : reduce_strategy_rows)
-    if (static_cast<int>(row.id) != expected++) return false;
+
+// What every enum with a table of rows (reduce_strategy_rows below, cg_form_rows in cg_types.hpp) answers
+// from it, written once: whether the rows follow the enum, every id, the row of an id, the id of a name.
+template <class Row, std::size_t N>
+constexpr bool rows_follow_the_enum(const Row (&rows)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (static_cast<std::size_t>(rows[i].id) != i) return false;
   return true;
 }
+
+template <class Row, std::size_t N>
+constexpr auto ids_of(const Row (&rows)[N]) {
+  std::array<decltype(Row::id), N> ids{};
+  for (std::size_t i = 0; i < N; ++i)
+    ids[i] = rows[i].id;
+  return ids;
+}
+
+// The row of `id`, or null for a value past the table.
+template <class Row, std::size_t N>
+constexpr const Row* row_of(const Row (&rows)[N], decltype(Row::id) id) {
+  const auto index = static_cast<std::size_t>(id);
+  return index < N ? &rows[index] : nullptr;
+}
+
+// The id named `name`; throws std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
+template <class Row, std::size_t N>
+decltype(Row::id) id_named(const Row (&rows)[N], std::string_view name, const char* where, const char* noun) {
+  std::string known;
+  for (const auto& row : rows) {
+    if (row.name == name) return row.id;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
+  }
+  throw std::invalid_argument(std::string(where) + ": name = \"" + std::string(name) + "\" is not a " + noun + " (" +
+                              known + ")");
+}
+
 }  // namespace detail
 // An enumerator without a row has no name, no half, and no implementation table may list it (each checks
 // its rows against these).
-static_assert(detail::rows_follow_the_enum(), "reduce_strategy_rows must list the reduce_strategy values in order");
+static_assert(detail::rows_follow_the_enum(reduce_strategy_rows),
+              "reduce_strategy_rows must list the reduce_strategy values in order");
 
 // What detail::strategy_table reads (by argument-dependent lookup): the rows, and which rows a half's table
 // must list. `automatic` is each half's choice among its rows, not a row of either table.
@@ -101,33 +133,22 @@ constexpr bool must_implement(const reduce_strategy_row& row, strategy_half half
   return row.half == half;
 }
 
-inline constexpr auto all_reduce_strategies = [] {
-  std::array<reduce_strategy, std::size(reduce_strategy_rows)> all{};
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = reduce_strategy_rows[i].id;
-  return all;
-}();
+inline constexpr auto all_reduce_strategies = detail::ids_of(reduce_strategy_rows);
 
 [[nodiscard]] constexpr std::string_view to_string(reduce_strategy strategy) noexcept {
-  const auto index = static_cast<std::size_t>(strategy);
-  return index < std::size(reduce_strategy_rows) ? reduce_strategy_rows[index].name : std::string_view("unknown");
+  const auto* row = detail::row_of(reduce_strategy_rows, strategy);
+  return row != nullptr ? row->name : std::string_view("unknown");
 }
 
 // The strategy named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline reduce_strategy reduce_strategy_from_string(std::string_view name) {
-  std::string known;
-  for (const auto& row : reduce_strategy_rows) {
-    if (row.name == name) return row.id;
-    known += (known.empty() ? "" : ", ") + std::string(row.name);
-  }
-  throw std::invalid_argument("ksync::reduce_strategy_from_string: name = \"" + std::string(name) +
-                              "\" is not a strategy (" + known + ")");
+  return detail::id_named(reduce_strategy_rows, name, "ksync::reduce_strategy_from_string", "strategy");
 }
 
 // Whether `strategy` runs the hand-written CUDA kernels of ksync::cuda (as opposed to Kokkos code).
 [[nodiscard]] constexpr bool is_native(reduce_strategy strategy) noexcept {
-  const auto index = static_cast<std::size_t>(strategy);
-  return index < std::size(reduce_strategy_rows) && reduce_strategy_rows[index].half == strategy_half::native;
+  const auto* row = detail::row_of(reduce_strategy_rows, strategy);
+  return row != nullptr && row->half == strategy_half::native;
 }
 
 // How ksync::transform maps in to out.

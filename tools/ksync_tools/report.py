@@ -25,7 +25,7 @@ import pathlib
 import sys
 
 from ksync_tools import pipeline_tables, solver_tables, sync_tables, timeline
-from ksync_tools.results import counter, error_rows, load, median
+from ksync_tools.results import counter, error_rows, load, median, sized
 from ksync_tools.source_tree import attribution
 from ksync_tools.tables import markdown_table
 
@@ -57,16 +57,6 @@ def error_section(failed, refused, out):
         out.append(f"## Refused by this device: {len(refused)} row(s)\n")
         out.extend(f"- {suite}: `{name}`: {message}" for suite, name, message in refused)
         out.append("")
-
-
-def sized(rows, family):
-    """{n: row} for the rows named family/<n>."""
-    found = {}
-    for name, row in rows.items():
-        head, _, size = name.rpartition("/")
-        if head == family and size.isdigit():
-            found[int(size)] = row
-    return found
 
 
 def power(n):

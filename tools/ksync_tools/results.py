@@ -77,6 +77,16 @@ def error_rows(folder):
     return failed, refused
 
 
+def sized(rows, family):
+    """{size: row} for the rows named family/<size> (n, m, ...), the tables' one way to pick a series."""
+    found = {}
+    for name, row in rows.items():
+        head, _, size = name.rpartition("/")
+        if head == family and size.isdigit():
+            found[int(size)] = row
+    return found
+
+
 def counter(row, key):
     """The median over a row's repetitions of the user counter `key` (e.g. seconds_per_barrier); None when the
     row or the counter is missing. Every counter figure of the report and of README's headline comes from here."""

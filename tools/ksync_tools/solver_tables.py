@@ -4,7 +4,7 @@ form and grid beside the two floors measured in the same run (bytes an iteration
 rate; two grid.sync() per iteration on the persistent form's grid), the speed-ups against the CG Kokkos
 codes write today (kokkos_host_scalars), the issue's targets checked, and a plot of µs per iteration."""
 
-from ksync_tools.results import counter
+from ksync_tools.results import counter, sized
 from ksync_tools.tables import markdown_table
 
 PORTABLE_FORMS = ["host_scalars", "device_scalars", "fused", "kokkos_graph"]
@@ -18,19 +18,9 @@ ROUND_TRIPS = [("ksync::cuda::reduce (mailbox)", "native/round_trip/ksync_mailbo
                ("Kokkos parallel_reduce to a host scalar", "portable/round_trip/kokkos/float")]
 
 
-def by_size(rows, family):
-    """{size: row} for the rows named family/<size>."""
-    found = {}
-    for name, row in rows.items():
-        head, _, size = name.rpartition("/")
-        if head == family and size.isdigit():
-            found[int(size)] = row
-    return found
-
-
 def per_iteration(rows, family):
     """{m: µs per iteration} of a CG family."""
-    return {m: counter(row, "seconds_per_iteration") * 1e6 for m, row in by_size(rows, family).items()
+    return {m: counter(row, "seconds_per_iteration") * 1e6 for m, row in sized(rows, family).items()
             if counter(row, "seconds_per_iteration") is not None}
 
 
@@ -50,7 +40,7 @@ def floors(rows, sizes):
     """{m: (bandwidth floor fused, bandwidth floor unfused, barrier floor)} in µs, from the same run's rows."""
     copy = rows.get("native/cg_floor/copy/double")
     rate = copy["rate"] if copy and copy.get("rate") else None
-    syncs = by_size(rows, "native/cg_floor/grid_sync")
+    syncs = sized(rows, "native/cg_floor/grid_sync")
     out = {}
     for m in sizes:
         fused = 10 * 8 * m * m / rate * 1e6 if rate else None
@@ -61,7 +51,7 @@ def floors(rows, sizes):
 
 
 def round_trip_section(rows, out):
-    tables = [(label, by_size(rows, family)) for label, family in ROUND_TRIPS]
+    tables = [(label, sized(rows, family)) for label, family in ROUND_TRIPS]
     sizes = sorted(set().union(*[set(t) for _, t in tables]))
     if not sizes:
         return

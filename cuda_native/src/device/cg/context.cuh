@@ -34,17 +34,8 @@ struct cg_buffers {
   device_buffer<spin_barrier_state> barrier;
   device_buffer<double> history;
   // The cuda_graph form's graph of check_every fused iterations, and what its kernels were captured with.
-  struct graph_key {
-    const void* x = nullptr;
-    const double* history = nullptr;
-    double tolerance = 0;
-    int max_iterations = 0;
-    int iterations = 0;
-    unsigned int blocks = 0;
-    friend bool operator==(const graph_key&, const graph_key&) = default;
-  };
   cudaGraphExec_t graph = nullptr;
-  graph_key captured;
+  ksync::detail::cg_graph_key captured;
 
   cg_buffers() = default;
   cg_buffers(const cg_buffers&) = delete;
@@ -103,37 +94,19 @@ cg_scalars<T> wait_state(const cg_run<T>& run, mailbox_ticket ticket) {
   return s;
 }
 
-// The forms whose scalars stay on the device: `enqueue_batch()` enqueues check_every iterations; the host
-// looks at the state after each batch while the next one runs (one batch ahead: the mailbox's two slots),
-// and stops enqueueing once the device says done. Batches past convergence return at once.
+// The forms whose scalars stay on the device: check_every iterations per batch, the host looking one batch
+// behind through the mailbox (ksync::detail::cg_look_one_batch_behind).
 template <class T, class EnqueueBatch>
 cg_scalars<T> run_batches(const cg_run<T>& run, EnqueueBatch&& enqueue_batch) {
-  const int per_batch = std::min(run.options.check_every, run.options.max_iterations);
-  int enqueued = per_batch;
-  enqueue_batch();
-  mailbox_ticket pending = post_state(run);
-  while (true) {
-    const bool more = enqueued < run.options.max_iterations;
-    mailbox_ticket next{};
-    if (more) {
-      enqueue_batch();
-      enqueued += per_batch;
-      next = post_state(run);
-    }
-    const cg_scalars<T> s = wait_state(run, pending);
-    if (s.done != 0) return s;
-    if (!more) return wait_state(run, pending);  // not reached: max_iterations sets done
-    pending = next;
-  }
+  return ksync::detail::cg_look_one_batch_behind(
+      std::min(run.options.check_every, run.options.max_iterations), run.options.max_iterations, enqueue_batch,
+      [&] { return post_state(run); }, [&](mailbox_ticket ticket) { return wait_state(run, ticket); });
 }
 
 // The result from the final state; x = 0 when b = 0 (the exact solution, whatever the guess was).
 template <class T>
 cg_result finish(const cg_run<T>& run, const cg_scalars<T>& s) {
-  cg_result result;
-  result.iterations = s.iteration;
-  result.relative_residual = ksync::detail::cg_relative_residual(s);
-  result.converged = s.converged != 0;
+  cg_result result = ksync::detail::cg_result_of(s);
   if (s.b_norm == 0)
     KSYNC_CUDA_CHECK(cudaMemsetAsync(run.x, 0, static_cast<std::size_t>(run.n()) * sizeof(T), run.stream));
   if (run.history != nullptr && run.host_history->empty()) {

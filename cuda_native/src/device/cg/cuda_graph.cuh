@@ -16,12 +16,12 @@ struct cuda_graph {
   template <class T>
   static void capture(const cg_run<T>& run, int iterations) {
     cg_buffers<T>& buffers = *run.buffers;
-    const typename cg_buffers<T>::graph_key key{.x = run.x,
-                                                .history = run.history,
-                                                .tolerance = run.options.tolerance,
-                                                .max_iterations = run.options.max_iterations,
-                                                .iterations = iterations,
-                                                .blocks = run.blocks};
+    const ksync::detail::cg_graph_key key{.x = run.x,
+                                          .history = run.history,
+                                          .tolerance = run.options.tolerance,
+                                          .max_iterations = run.options.max_iterations,
+                                          .iterations = iterations,
+                                          .shape = run.blocks};
     if (buffers.graph != nullptr && buffers.captured == key) return;
     if (buffers.graph != nullptr) (void)cudaGraphExecDestroy(std::exchange(buffers.graph, nullptr));
     // Captured on a stream of its own, so the caller's stream is never in capture mode.

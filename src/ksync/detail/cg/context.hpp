@@ -29,17 +29,8 @@ struct workspace {
   Kokkos::View<cg_scalars<T>[2], Kokkos::HostSpace> looks;
   int next_look = 0;
   // The kokkos_graph form's graph of check_every fused iterations and what it was built with.
-  struct graph_key {
-    const void* x = nullptr;
-    const double* history = nullptr;
-    double tolerance = 0;
-    int max_iterations = 0;
-    int iterations = 0;
-    std::uint32_t instance = 0;
-    friend bool operator==(const graph_key&, const graph_key&) = default;
-  };
   std::optional<Kokkos::Experimental::Graph<ExecutionSpace>> graph;
-  graph_key built;
+  cg_graph_key built;
 
   workspace(const ExecutionSpace& exec, std::int64_t n)
       : r(Kokkos::view_alloc(exec, "ksync::cg::r"), n),
@@ -125,34 +116,19 @@ cg_scalars<T> wait_look(const run_of<ExecutionSpace, T, Operator>& run, look pos
   return s;
 }
 
-// The forms whose scalars stay on the device: enqueue_batch() enqueues check_every iterations; the host
-// looks after each batch while the next one runs, and stops enqueueing once the device says done.
+// The forms whose scalars stay on the device: check_every iterations per batch, the host looking one batch
+// behind (cg_look_one_batch_behind, ksync/cg_types.hpp).
 template <class ExecutionSpace, class T, class Operator, class EnqueueBatch>
 cg_scalars<T> run_batches(const run_of<ExecutionSpace, T, Operator>& run, EnqueueBatch&& enqueue_batch) {
-  int enqueued = run.per_batch();
-  enqueue_batch();
-  look pending = post_look(run);
-  while (true) {
-    const bool more = enqueued < run.options.max_iterations;
-    look next{};
-    if (more) {
-      enqueue_batch();
-      enqueued += run.per_batch();
-      next = post_look(run);
-    }
-    const cg_scalars<T> s = wait_look(run, pending);
-    if (s.done != 0 || !more) return s;  // max_iterations sets done: `more` ends only with it
-    pending = next;
-  }
+  return cg_look_one_batch_behind(
+      run.per_batch(), run.options.max_iterations, enqueue_batch, [&] { return post_look(run); },
+      [&](look posted) { return wait_look(run, posted); });
 }
 
 // The result; x = 0 when b = 0 (the exact solution, whatever the guess was).
 template <class ExecutionSpace, class T, class Operator>
 cg_result finish(const run_of<ExecutionSpace, T, Operator>& run, const cg_scalars<T>& s) {
-  cg_result result;
-  result.iterations = s.iteration;
-  result.relative_residual = cg_relative_residual(s);
-  result.converged = s.converged != 0;
+  cg_result result = cg_result_of(s);
   if (s.b_norm == 0) Kokkos::deep_copy(run.exec, run.x, T(0));
   if (run.history != nullptr && !run.host_history->empty()) {
     result.residual_history = std::move(*run.host_history);

@@ -19,13 +19,12 @@ struct kokkos_graph {
   template <class ExecutionSpace, class T, class Operator>
   static void build(const run_of<ExecutionSpace, T, Operator>& run) {
     auto& w = *run.work;
-    const typename workspace<ExecutionSpace, T>::graph_key key{
-        .x = run.x.data(),
-        .history = run.history,
-        .tolerance = run.options.tolerance,
-        .max_iterations = run.options.max_iterations,
-        .iterations = run.per_batch(),
-        .instance = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
+    const cg_graph_key key{.x = run.x.data(),
+                           .history = run.history,
+                           .tolerance = run.options.tolerance,
+                           .max_iterations = run.options.max_iterations,
+                           .iterations = run.per_batch(),
+                           .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
     if (w.graph && w.built == key) return;
     w.graph.reset();  // the old graph goes first
     w.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
