@@ -4,9 +4,9 @@
 // predicates through __syncthreads_count/_and/_or.
 #include "native.cuh"
 
-#include <ksync/cuda/block/predicates.hpp>
-#include <ksync/cuda/block/segment_reduce.hpp>
+#include <ksync/cuda/device/predicates.hpp>
 #include <ksync/cuda/device/reverse.hpp>
+#include <ksync/cuda/device/segment_reduce.hpp>
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Reversal through team scratch memory, written with Kokkos alone. Native twins: ksync::cuda::
-// reverse_in_block (cuda_native/.../block/reverse.hpp) and ksync::cuda::reverse (.../device/reverse.hpp).
+// reverse_in_block (cuda_native/.../device/reverse_in_block.hpp) and ksync::cuda::reverse (.../device/reverse.hpp).
 //
 //   reverse_in_block(exec, in, out)  seed 000's trace: one team stages n <= 128 values in 128 scratch slots
 //                                    (slots past n get zero), one team_barrier, then out[t] = s[n-1-t]
