@@ -8,11 +8,11 @@
 #include "support/rounding.hpp"
 #include "support/types.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/predicates.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device/reverse.hpp>
 #include <ksync/cuda/device/segment_reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
 #include <ksync/ksync.hpp>
 
 #include <gtest/gtest.h>

@@ -9,12 +9,12 @@
 // The portable forms and Kokkos' own CG are in bench/cg_bench.cpp.
 #include "native.cuh"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/host_memory.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/host_memory.hpp>
 #include <ksync/stencil.hpp>
 
 #include <benchmark/benchmark.h>

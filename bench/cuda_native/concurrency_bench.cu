@@ -7,9 +7,9 @@
 #include "default_stream_case.cuh"
 #include "native.cuh"
 
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -5,9 +5,9 @@
 // argument differs.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/global_timer.cuh>
-#include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -3,8 +3,8 @@
 // row failed its result check (checks.hpp).
 #include "../common.hpp"
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -4,9 +4,9 @@
 
 #include "../common.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <benchmark/benchmark.h>
 

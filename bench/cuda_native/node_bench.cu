@@ -12,7 +12,7 @@
 #include "../common.hpp"
 #include "native.cuh"
 
-#include <ksync/cuda/detail/host_memory.hpp>
+#include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/node/device_group.hpp>
 #include <ksync/cuda/node/pipeline.cuh>
 #include <ksync/cuda/node/reduce.hpp>

@@ -8,10 +8,10 @@
 // the row ('/' as '-').
 #include "native.cuh"
 
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/stream.hpp>
 #include <ksync/cuda/device/pipeline.cuh>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <algorithm>
 #include <cstdint>

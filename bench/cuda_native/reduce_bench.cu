@@ -5,10 +5,10 @@
 // launch-bound and a bandwidth-bound size.
 #include "native.cuh"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>

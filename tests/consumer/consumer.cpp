@@ -7,9 +7,9 @@
 #include <ksync/mpi.hpp>
 #endif
 #ifdef CONSUMER_HAS_CUDA_NATIVE
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/runtime.hpp>
 #endif
 
 #include <cstdio>

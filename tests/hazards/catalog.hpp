@@ -7,8 +7,8 @@
 // warp/checked_sync.cuh).
 #pragma once
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <string>
 #include <vector>

@@ -5,9 +5,9 @@
 #include "catalog.hpp"
 #include "publish_flag.cuh"
 
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/occupancy.hpp>
 #include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/runtime.hpp>
 
 #include <cstdint>
 #include <stdexcept>

@@ -8,7 +8,7 @@
 // 77 without a GPU (CTest: skipped).
 #include "catalog.hpp"
 
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <cstdio>
 #include <exception>

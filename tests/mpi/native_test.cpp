@@ -2,11 +2,11 @@
 // One GPU per MPI rank (CTest runs it with 2 ranks): choosing each rank's GPU, and the device-resident
 // distributed reduce through NCCL against a host reference. Without a GPU for every rank, the tests that
 // need them skip, and the one that checks the "rank without a GPU" error runs instead (it needs no GPU).
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
-#include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/node/mpi.hpp>
 #include <ksync/cuda/node/nccl.hpp>
+#include <ksync/cuda/runtime.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -6,8 +6,8 @@
 // there is never reported as absent (ksync::cuda::judge_gpu_presence).
 #pragma once
 
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/cluster_support.hpp>
+#include <ksync/cuda/runtime.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <cuda.h>  // the types of cuStreamWriteValue32, reached through the runtime (no libcuda link)
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/mailbox.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <cstddef>
 #include <cstring>

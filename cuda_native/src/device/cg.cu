@@ -3,9 +3,9 @@
 // row of native_cg_forms (cg/forms.cuh).
 #include "cg/forms.cuh"
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 #include <ksync/stencil.hpp>
 
 #include <cooperative_groups.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <ksync/cuda/block/reduce.cuh>
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/segment_reduce.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <algorithm>
 #include <climits>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/node/device_group.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <algorithm>
 #include <array>

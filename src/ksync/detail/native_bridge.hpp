@@ -23,10 +23,10 @@
 #if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
 #define KSYNC_NATIVE_BRIDGE 1
 #include <ksync/cuda/detail/mailbox.hpp>
-#include <ksync/cuda/detail/value_types.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/value_types.hpp>
 #if defined(__CUDACC__)
 #include <ksync/cuda/device/reduce.cuh>
 #include <ksync/cuda/device/transform.cuh>

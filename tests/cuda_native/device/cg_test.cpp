@@ -6,9 +6,9 @@
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/jacobi.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // memory) configurations on the GPU.
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/device/occupancy.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <gtest/gtest.h>
 

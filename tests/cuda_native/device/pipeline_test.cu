@@ -6,12 +6,12 @@
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/detail/global_timer.cuh>
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/stream.hpp>
 #include <ksync/cuda/device/pipeline.cuh>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <gtest/gtest.h>
 

@@ -9,9 +9,9 @@
 #include "../../support/rounding.hpp"
 #include "../../support/types.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
 
 #include <gtest/gtest.h>
 

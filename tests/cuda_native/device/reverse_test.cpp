@@ -4,8 +4,8 @@
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/reverse.hpp>
+#include <ksync/cuda/device_buffer.hpp>
 
 #include <gtest/gtest.h>
 

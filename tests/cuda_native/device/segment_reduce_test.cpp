@@ -4,9 +4,9 @@
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/predicates.hpp>
 #include <ksync/cuda/device/segment_reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/device_buffer.hpp>
 
 #include <gtest/gtest.h>
 

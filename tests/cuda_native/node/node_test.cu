@@ -6,11 +6,11 @@
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/node/device_group.hpp>
 #include <ksync/cuda/node/pipeline.cuh>
 #include <ksync/cuda/node/reduce.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // the participants are known, __activemask() read inside a divergent branch.
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/device_buffer.hpp>
 #include <ksync/cuda/detail/operators.cuh>
+#include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/warp/reduce.cuh>
 
 #include <gtest/gtest.h>

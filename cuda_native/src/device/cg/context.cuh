@@ -7,11 +7,11 @@
 #include "kernels.cuh"
 
 #include <ksync/cg_types.hpp>
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <algorithm>
 #include <cstdint>

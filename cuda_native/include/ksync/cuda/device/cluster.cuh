@@ -13,9 +13,9 @@
 // reaches, since cluster_launch refuses such code first (KSYNC_CLUSTER_CODE says which form is compiled).
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
 #include <ksync/cuda/device/cluster_support.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>

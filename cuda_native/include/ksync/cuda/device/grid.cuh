@@ -10,8 +10,8 @@
 //   grid_stride_begin()/grid_stride()  the loop every thread of such a grid runs over data larger than it.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -25,7 +25,7 @@
 // nanoseconds, so small phases get cheaper by up to w times.
 #pragma once
 
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

@@ -22,12 +22,12 @@
 // events and device memory belong to the plan: an exception from any step leaves none of them behind.
 #pragma once
 
-#include <ksync/cuda/detail/device_buffer.hpp>
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/stream.hpp>
 #include <ksync/cuda/device/pipeline_report.hpp>
 #include <ksync/cuda/device/transform.cuh>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/stream.hpp>
 #include <ksync/types.hpp>
 
 #include <algorithm>

@@ -10,11 +10,11 @@
 // each strategy is one file of reduce/ and one row of the table in reduce/strategies.cuh.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/detail/readers.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device/reduce/strategies.cuh>
+#include <ksync/cuda/error.hpp>
 
 #include <cstddef>
 #include <stdexcept>

@@ -27,7 +27,7 @@
 #pragma once
 
 #include <ksync/cuda/detail/mailbox.hpp>
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

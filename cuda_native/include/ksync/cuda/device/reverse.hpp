@@ -8,7 +8,7 @@
 //                                            mirror in the back half
 #pragma once
 
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/value_types.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -7,7 +7,7 @@
 // multi-block reverse: for any n, see device/reverse.hpp. The portable twin is ksync::reverse_in_block.
 #pragma once
 
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/value_types.hpp>
 
 #include <cuda_runtime_api.h>
 

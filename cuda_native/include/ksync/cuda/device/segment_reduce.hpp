@@ -8,7 +8,7 @@
 // ksync::segment_reduce.
 #pragma once
 
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

@@ -12,9 +12,9 @@
 // that overlap otherwise are rejected. Indices are 64-bit.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
 #include <ksync/cuda/detail/readers.cuh>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <algorithm>
 #include <cstddef>

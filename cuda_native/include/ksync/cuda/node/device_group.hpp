@@ -12,10 +12,10 @@
 // thread enqueues on it at a time.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/host_memory.hpp>
-#include <ksync/cuda/detail/runtime.hpp>  // device_guard
-#include <ksync/cuda/detail/stream.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/runtime.hpp>  // device_guard
+#include <ksync/cuda/stream.hpp>
 
 #include <cuda_runtime_api.h>
 

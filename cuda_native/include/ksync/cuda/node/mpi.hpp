@@ -12,9 +12,9 @@
 //                                 device memory without a host round trip.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/error.hpp>
 #include <ksync/cuda/node/nccl.hpp>
+#include <ksync/cuda/runtime.hpp>
 #include <ksync/mpi/collective.hpp>
 
 #include <mpi.h>

@@ -13,8 +13,8 @@
 //                                        the same stream, so every rank's result holds the global value.
 #pragma once
 
-#include <ksync/cuda/detail/value_types.hpp>
 #include <ksync/cuda/node/device_group.hpp>
+#include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

@@ -16,9 +16,9 @@
 //                                               the group is idle.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/value_types.hpp>
+#include <ksync/cuda/error.hpp>
 #include <ksync/cuda/node/device_group.hpp>
+#include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>

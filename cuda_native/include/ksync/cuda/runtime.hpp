@@ -3,7 +3,7 @@
 // Facts about the machine that the native operations size their launches from.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <array>
 #include <atomic>

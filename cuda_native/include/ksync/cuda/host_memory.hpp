@@ -13,7 +13,7 @@
 // allocations with explicit copies are faster (bench/cuda_native/concurrency_bench.cu measures both).
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
 

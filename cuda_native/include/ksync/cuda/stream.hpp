@@ -8,7 +8,7 @@
 //           time the span between two (milliseconds).
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
+#include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
 

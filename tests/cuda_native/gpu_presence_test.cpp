@@ -2,9 +2,9 @@
 // A GPU that the machine has is never reported as absent: GPU tests and the native benchmarks skip only
 // where the GPUs are missing or hidden on purpose, and fail where the driver lists GPUs that the CUDA runtime
 // cannot reach (a container or chroot without the driver's libraries, as tools/ksync-env is).
-#include "../../support/gpu.hpp"
+#include "../support/gpu.hpp"
 
-#include <ksync/cuda/detail/runtime.hpp>
+#include <ksync/cuda/runtime.hpp>
 
 #include <gtest/gtest.h>
 

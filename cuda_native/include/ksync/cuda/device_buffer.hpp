@@ -4,8 +4,8 @@
 // copies. Used by ksync's tests and benchmarks, and by code that wants device memory without Kokkos.
 #pragma once
 
-#include <ksync/cuda/detail/error.hpp>
-#include <ksync/cuda/detail/runtime.hpp>  // copy_to_device_and_wait
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>  // copy_to_device_and_wait
 
 #include <cuda_runtime_api.h>
 
