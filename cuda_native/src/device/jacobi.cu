@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/jacobi.hpp>
@@ -291,27 +292,9 @@ jacobi_graph<T>::jacobi_graph(T* u, T* scratch, std::int64_t n, int phases, int 
                          "u and scratch must be two distinct non-null buffers for n = ", n);
   detail::check_argument(block_size >= 1 && block_size <= 1024, graph_where, "block_size = ", block_size,
                          " is outside [1, 1024]");
-  // Capture the launches on a private stream (relaxed mode: other threads' CUDA calls stay legal).
-  cudaStream_t capture = nullptr;
-  KSYNC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  try {
-    KSYNC_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeRelaxed));
-    try {
-      if (n > 0) detail::enqueue_phases(capture, u, scratch, n, phases, block_size);
-    } catch (...) {
-      (void)cudaStreamEndCapture(capture, &graph);
-      throw;
-    }
-    KSYNC_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
-    KSYNC_CUDA_CHECK(cudaGraphInstantiate(&executable_, graph, 0));
-  } catch (...) {
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    (void)cudaStreamDestroy(capture);
-    throw;
-  }
-  (void)cudaGraphDestroy(graph);
-  (void)cudaStreamDestroy(capture);
+  executable_ = detail::capture_graph([&](cudaStream_t capture) {
+    if (n > 0) detail::enqueue_phases(capture, u, scratch, n, phases, block_size);
+  });
 }
 
 template <class T>

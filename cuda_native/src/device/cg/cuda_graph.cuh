@@ -8,6 +8,10 @@
 #include "context.cuh"
 #include "fused.cuh"
 
+#include <ksync/cuda/detail/graph_capture.hpp>
+
+#include <utility>
+
 namespace ksync::cuda::detail::cg_forms {
 
 struct cuda_graph {
@@ -24,28 +28,10 @@ struct cuda_graph {
                                           .shape = run.blocks};
     if (buffers.graph != nullptr && buffers.captured == key) return;
     if (buffers.graph != nullptr) (void)cudaGraphExecDestroy(std::exchange(buffers.graph, nullptr));
-    // Captured on a stream of its own, so the caller's stream is never in capture mode.
-    cudaStream_t capture = nullptr;
-    KSYNC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
-    cudaGraph_t graph = nullptr;
-    try {
-      KSYNC_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
-      try {
-        for (int k = 0; k < iterations; ++k)
-          fused::enqueue_iteration(run, capture);
-      } catch (...) {
-        (void)cudaStreamEndCapture(capture, &graph);
-        throw;
-      }
-      KSYNC_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
-      KSYNC_CUDA_CHECK(cudaGraphInstantiate(&buffers.graph, graph, 0));
-    } catch (...) {
-      if (graph != nullptr) (void)cudaGraphDestroy(graph);
-      (void)cudaStreamDestroy(capture);
-      throw;
-    }
-    (void)cudaGraphDestroy(graph);
-    (void)cudaStreamDestroy(capture);
+    buffers.graph = capture_graph([&](cudaStream_t capture) {
+      for (int k = 0; k < iterations; ++k)
+        fused::enqueue_iteration(run, capture);
+    });
     buffers.captured = key;
   }
 

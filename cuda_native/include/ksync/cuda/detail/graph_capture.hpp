@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// capture_graph(enqueue): what `enqueue(stream)` enqueues, captured into an executable CUDA graph. The capture
+// runs on a private stream, so the caller's streams never enter capture mode, in relaxed mode, so other
+// threads' CUDA calls stay legal meanwhile. If a step throws, the capture is ended and everything it made is
+// released before the exception leaves. Used by the cuda_graph forms (jacobi_graph, ksync::cuda::cg).
+#pragma once
+
+#include <ksync/cuda/error.hpp>
+
+#include <cuda_runtime_api.h>
+
+namespace ksync::cuda::detail {
+
+template <class Enqueue>
+[[nodiscard]] cudaGraphExec_t capture_graph(Enqueue&& enqueue) {
+  cudaStream_t capture = nullptr;
+  KSYNC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t executable = nullptr;
+  try {
+    KSYNC_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeRelaxed));
+    try {
+      enqueue(capture);
+    } catch (...) {
+      (void)cudaStreamEndCapture(capture, &graph);
+      throw;
+    }
+    KSYNC_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
+    KSYNC_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
+  } catch (...) {
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    (void)cudaStreamDestroy(capture);
+    throw;
+  }
+  (void)cudaGraphDestroy(graph);
+  (void)cudaStreamDestroy(capture);
+  return executable;
+}
+
+}  // namespace ksync::cuda::detail
