@@ -21,8 +21,13 @@ endfunction()
 
 function(ksync_add_header_checks)
   set(out_dir "${PROJECT_BINARY_DIR}/header_checks")
+  # The portable half's headers and the core both halves share (plain C++, checked here with Kokkos users'
+  # flags; the native checks below include them through the native headers too).
   file(GLOB_RECURSE portable_headers RELATIVE "${PROJECT_SOURCE_DIR}/src" CONFIGURE_DEPENDS
        "${PROJECT_SOURCE_DIR}/src/ksync/*.hpp")
+  file(GLOB_RECURSE core_headers RELATIVE "${PROJECT_SOURCE_DIR}/core" CONFIGURE_DEPENDS
+       "${PROJECT_SOURCE_DIR}/core/ksync/*.hpp")
+  list(APPEND portable_headers ${core_headers})
   set(mpi_headers ${portable_headers})
   list(FILTER portable_headers EXCLUDE REGEX "mpi")  # these need MPI: checked apart, when it was found
   list(FILTER mpi_headers INCLUDE REGEX "mpi")

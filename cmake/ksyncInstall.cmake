@@ -31,8 +31,8 @@ if(KSYNC_HAS_MPI)
   ksync_install_component(ksyncMpiTargets ksync_mpiTargets.cmake ${_ksync_mpi_targets})
 endif()
 
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/src/ksync" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/core/ksync" "${PROJECT_SOURCE_DIR}/src/ksync"
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(FILES "${PROJECT_BINARY_DIR}/include/ksync/config.hpp" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ksync)
 if(KSYNC_HAS_CUDA_NATIVE)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/cuda_native/include/ksync" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
