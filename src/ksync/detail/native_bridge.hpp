@@ -86,8 +86,8 @@ void check_contiguous(const char* where, const char* name, const View& view) {
 
 #if KSYNC_NATIVE_BRIDGE
 // Runs `enqueue(target)` on `stream` with `target` where the result goes: the rank-0 View's own memory
-// (asynchronous), or the stream's workspace slot, brought home into the host scalar through the stream's
-// mailbox (blocking, as ksync::cuda's blocking calls).
+// (asynchronous), or, for a host scalar, the stream's mailbox slot (a device slot for strategies that combine
+// with atomics), brought home as ksync::cuda's blocking calls do (ksync/cuda/detail/mailbox.hpp).
 template <class T, class Result, class Enqueue>
 void into_result(cudaStream_t stream, reduce_strategy strategy, Result& result, Enqueue&& enqueue) {
   if constexpr (Kokkos::is_view_v<Result>) {
