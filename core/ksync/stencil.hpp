@@ -10,6 +10,8 @@
 #define KSYNC_HOST_DEVICE
 #endif
 
+#include <cstdint>
+
 namespace ksync {
 
 // One Jacobi update of an interior point of the 1-D Laplace problem: the mean of its two neighbours (the
@@ -33,6 +35,21 @@ template <class T>
 KSYNC_HOST_DEVICE constexpr T poisson_2d_row(T center, T west, T east, T south, T north) {
   return static_cast<T>(4) * center - ((west + east) + (south + north));
 }
+
+// The vectors the stencils read, as v(j): a plain array, and CG's new search direction r + beta p formed
+// on the fly where the operator reads it (both halves' CG kernels).
+template <class T>
+struct array_entries {
+  const T* data;
+  KSYNC_HOST_DEVICE T operator()(std::int64_t j) const { return data[j]; }
+};
+template <class T>
+struct direction_entries {
+  const T* r;
+  const T* p;
+  T beta;
+  KSYNC_HOST_DEVICE T operator()(std::int64_t j) const { return r[j] + beta * p[j]; }
+};
 
 // Row i = row * m + col of the 2-D Poisson operator applied to v, where v(j) gives entry j (a View, a raw
 // array's accessor, or a vector formed on the fly such as r + beta p). m * m < 2^31 (callers check).

@@ -32,20 +32,6 @@ using ksync::detail::cg_scalars;
 
 inline constexpr int block_size = 256;
 
-template <class T>
-struct entries {  // v(j) = data[j]
-  const T* data;
-  __device__ T operator()(int j) const { return data[j]; }
-};
-
-template <class T>
-struct direction {  // v(j) = r[j] + beta p[j], the new search direction formed on the fly
-  const T* r;
-  const T* p;
-  T beta;
-  __device__ T operator()(int j) const { return r[j] + beta * p[j]; }
-};
-
 // The block's sum of `value`, returned to every thread. Every thread of the block calls.
 template <class T>
 __device__ T block_sum(T value) {
@@ -102,7 +88,7 @@ template <class T>
 __global__ void residual_kernel(const T* b, const T* x, T* r, T* p, int m) {
   const int n = m * m;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
-    r[i] = b[i] - poisson_2d_apply<T>(entries<T>{x}, m, i);
+    r[i] = b[i] - poisson_2d_apply<T>(array_entries<T>{x}, m, i);
     p[i] = 0;
   }
 }
@@ -134,7 +120,7 @@ __global__ void apply_kernel(const cg_scalars<T>* state, const T* p, T* ap, int 
   if (state->done != 0) return;
   const int n = m * m;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
-    ap[i] = poisson_2d_apply<T>(entries<T>{p}, m, i);
+    ap[i] = poisson_2d_apply<T>(array_entries<T>{p}, m, i);
 }
 
 // x += alpha p, r -= alpha Ap.
@@ -182,7 +168,7 @@ template <class T>
 __device__ T direction_apply_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
   const T* p_old = v.p[s.iteration % 2];
   T* p_new = v.p[(s.iteration + 1) % 2];
-  const direction<T> next{v.r, p_old, s.beta};
+  const direction_entries<T> next{v.r, p_old, s.beta};
   const int n = v.m * v.m;
   T sum = 0;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {

@@ -7,6 +7,7 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
+#include <ksync/stencil.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -155,20 +156,8 @@ struct advance {
 
 // p_new = r + beta p_old and Ap = A p_new in one pass, summing p_new . Ap. p alternates between p0 and p1
 // by iteration parity: p_old's neighbours are read while p_new is written. The body works on raw pointers
-// and a copy of the state taken once: Views copied or selected per index cost registers the loop needs.
-template <class T>
-struct pointer_entries {  // v(j) = data[j]
-  const T* data;
-  KOKKOS_FUNCTION T operator()(std::int64_t j) const { return data[j]; }
-};
-template <class T>
-struct pointer_direction {  // v(j) = r[j] + beta p[j]
-  const T* r;
-  const T* p;
-  T beta;
-  KOKKOS_FUNCTION T operator()(std::int64_t j) const { return r[j] + beta * p[j]; }
-};
-
+// (direction_entries, ksync/stencil.hpp) and a copy of the state taken once: Views copied or selected per
+// index cost registers the loop needs.
 template <class T, class MemorySpace, class Operator>
 struct direction_apply {
   state_view<T, MemorySpace> state;
@@ -181,7 +170,7 @@ struct direction_apply {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
     const bool odd = s.iteration % 2 != 0;
-    const pointer_direction<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
+    const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
     const T p_i = next(i);
     const T ap_i = static_cast<T>(op(next, i));
     (odd ? p0.data() : p1.data())[i] = p_i;
