@@ -63,7 +63,7 @@ struct cg_run {
 
   [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(buffers->m) * buffers->m; }
   [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
-    return {x, buffers->r.data(), {buffers->p0.data(), buffers->p1.data()}, buffers->ap.data(), buffers->m};
+    return {x, buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(), buffers->m};
   }
   [[nodiscard]] cg_scalars<T>* state() const { return buffers->state.data(); }
 };

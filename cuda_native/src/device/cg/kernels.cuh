@@ -17,8 +17,9 @@
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/device/grid.cuh>
-#include <ksync/cuda/device/reduce/kernel.cuh>  // fold_partials
+#include <ksync/cuda/device/reduce/kernel.cuh>  // finish_last_block, fold_partials
 #include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/warp/reduce.cuh>
 #include <ksync/stencil.hpp>
 
 #include <cooperative_groups.h>
@@ -31,55 +32,6 @@ namespace ksync::cuda::detail::cg_kernels {
 using ksync::detail::cg_scalars;
 
 inline constexpr int block_size = 256;
-
-// The block's sum of `value`, returned to every thread. Every thread of the block calls.
-template <class T>
-__device__ T block_sum(T value) {
-  __shared__ T scratch[block_size / 32];
-  __shared__ T total;
-  // Participation: the whole block. Data: scratch and total. Ends every read of the previous call's scratch
-  // and total before this call writes them.
-  __syncthreads();
-  value = block::reduce_shuffle<block_size>(value, scratch, plus{});
-  if (threadIdx.x == 0) total = value;
-  // Participation: the whole block. Data: total, written by thread 0. Publishes the block's sum.
-  __syncthreads();
-  return total;
-}
-
-// The sum of partials[0, count), written by other blocks, returned to every thread of the block.
-template <class T>
-__device__ T partials_sum(const T* partials, unsigned int count) {
-  __shared__ T scratch[block_size / 32];
-  __shared__ T total;
-  // Participation: the whole block. Data: scratch and total (see block_sum).
-  __syncthreads();
-  const T value = fold_partials<block_size>(partials, count, scratch, plus{});
-  if (threadIdx.x == 0) total = value;
-  // Participation: the whole block. Data: total. Publishes the grand total.
-  __syncthreads();
-  return total;
-}
-
-// The last block to finish (seed 001's ticket) gets the sum of every block's `block_value` in `total` and
-// true; the others get false. Every thread of every block calls; block_value is the same in all threads.
-template <class T>
-__device__ bool last_block_sum(T block_value, T* partials, unsigned int* ticket, T& total) {
-  __shared__ bool is_last;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_value;
-    __threadfence();  // the partial is visible device-wide before the ticket that announces it
-    is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  // Participation: the whole block. Data: is_last, written by thread 0. Publishes whether this block
-  // finishes the sum.
-  __syncthreads();
-  if (!is_last) return false;  // block-uniform
-  __threadfence();             // order the partials' reads after the last ticket
-  total = partials_sum(partials, gridDim.x);
-  if (threadIdx.x == 0) *ticket = 0;  // ready for the next sum
-  return true;
-}
 
 // --- start (every form) ---
 
@@ -158,16 +110,21 @@ template <class T>
 struct cg_vectors {
   T* x;
   T* r;
-  T* p[2];  // p[iteration % 2] is the current direction before direction_apply, the other one after
+  T* p_even;  // the current direction before direction_apply of an even iteration, the new one after an odd
+  T* p_odd;
   T* ap;
   int m;
+  // The buffers are picked by a conditional, never by indexing an array with the iteration: a by-value
+  // struct indexed at run time is copied to local memory, a local load per phase (docs/solvers.md).
+  __device__ T* direction(int iteration) const { return iteration % 2 == 0 ? p_even : p_odd; }
+  __device__ T* next_direction(int iteration) const { return iteration % 2 == 0 ? p_odd : p_even; }
 };
 
 // Phase A of iteration s.iteration: this thread's share of p_new . Ap. Data bound: n = m * m.
 template <class T>
 __device__ T direction_apply_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
-  const T* p_old = v.p[s.iteration % 2];
-  T* p_new = v.p[(s.iteration + 1) % 2];
+  const T* p_old = v.direction(s.iteration);
+  T* p_new = v.next_direction(s.iteration);
   const direction_entries<T> next{v.r, p_old, s.beta};
   const int n = v.m * v.m;
   T sum = 0;
@@ -184,7 +141,7 @@ __device__ T direction_apply_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
 // Phase B: x += alpha p_new, r -= alpha Ap (alpha = rho / p.Ap); this thread's share of the new r . r.
 template <class T>
 __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
-  const T* p_new = v.p[(s.iteration + 1) % 2];
+  const T* p_new = v.next_direction(s.iteration);
   const T alpha = s.rho / s.p_ap;
   const int n = v.m * v.m;
   T sum = 0;
@@ -197,25 +154,33 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
   return sum;
 }
 
+// The fused steps' sums finish as seed 001's last-block reduction does (finish_last_block): each block
+// publishes its share and takes a ticket; the block taking the last one forms the total and stores it.
 template <class T>
 __global__ void __launch_bounds__(block_size)
     direction_apply_kernel(cg_scalars<T>* state, cg_vectors<T> v, T* partials, unsigned int* ticket) {
+  __shared__ T scratch[block_size / 32];
   const cg_scalars<T> s = *state;  // every block reads it before the last one (below) writes p_ap
-  if (s.done != 0) return;
-  T total;
-  if (last_block_sum(block_sum(direction_apply_phase(v, s)), partials, ticket, total) && threadIdx.x == 0)
-    state->p_ap = total;
+  if (s.done != 0) return;         // grid-uniform: every block read the same state
+  // Data bound: direction_apply_phase touches only indices below n. Participation: every thread of the
+  // block reaches the barriers inside reduce_shuffle and finish_last_block.
+  const T block_value = block::reduce_shuffle<block_size>(direction_apply_phase(v, s), scratch, plus{});
+  finish_last_block<block_size>(block_value, blockIdx.x, gridDim.x, partials, ticket, &state->p_ap, scratch, plus{});
 }
 
 template <class T>
 __global__ void __launch_bounds__(block_size)
     update_residual_kernel(cg_scalars<T>* state, cg_vectors<T> v, T* partials, unsigned int* ticket, double tolerance,
                            int max_iterations, double* history) {
+  __shared__ T scratch[block_size / 32];
   cg_scalars<T> s = *state;  // read by every block before the last one advances it
-  if (s.done != 0) return;
-  T total;
-  if (last_block_sum(block_sum(update_residual_phase(v, s)), partials, ticket, total) && threadIdx.x == 0) {
-    s.rho_next = total;
+  if (s.done != 0) return;   // grid-uniform, as above
+  // Data bound and participation as in direction_apply_kernel.
+  const T block_value = block::reduce_shuffle<block_size>(update_residual_phase(v, s), scratch, plus{});
+  if (finish_last_block<block_size>(block_value, blockIdx.x, gridDim.x, partials, ticket, &state->rho_next, scratch,
+                                    plus{}) &&
+      threadIdx.x == 0) {
+    s.rho_next = state->rho_next;  // written just above by this thread
     ksync::detail::cg_advance(s, tolerance, max_iterations, history);
     *state = s;
   }
@@ -236,30 +201,64 @@ struct spin_barrier {
   __device__ bool arrive_and_wait() const { return spin_barrier_sync(state, timeout_ns); }
 };
 
+// The sum of partials[0, count), written by other blocks before a grid barrier, returned to every thread.
+// Small grids (count <= every_warp_folds_up_to, where the latency of block barriers is what an iteration
+// costs): every warp forms it on its own with shuffles alone, each lane folding the same stride of partials
+// in the same order, and the butterfly leaves the same bits in every lane — no block barrier. Larger grids:
+// the block folds the partials once and shares the total through `total`, since every warp reading every
+// partial would multiply the loads by the warps of the grid (docs/solvers.md: slower from m = 512 up).
+// Volatile loads: the slots are rewritten every iteration and an L1 line from the previous one could be
+// stale. count is grid-uniform, so the branch is too. `scratch` and `total` are the phase's own; their
+// previous reads ended before the grid barrier that precedes this call.
+inline constexpr unsigned int every_warp_folds_up_to = 128;
+
+template <class T>
+__device__ T grid_total(const T* partials, unsigned int count, T* scratch, T& total) {
+  if (count <= every_warp_folds_up_to) {
+    T value = 0;
+    for (unsigned int i = warp::lane_id(); i < count; i += 32)
+      value += *static_cast<const volatile T*>(partials + i);
+    return warp::reduce_all(value, plus{});
+  }
+  const T value = fold_partials<block_size>(partials, count, scratch, plus{});
+  if (threadIdx.x == 0) total = value;
+  // Participation: the whole block (the branch is grid-uniform). Data: total, written by thread 0.
+  // Publishes the grand total to the block.
+  __syncthreads();
+  return total;
+}
+
 // partials: 2 * gridDim.x slots, phase A's then phase B's. Every block keeps its own copy of the scalars;
-// all copies stay equal, since every block sums the same partials in the same order.
+// all copies stay equal, since every block sums the same partials in the same order. Each phase has its own
+// shared scratch and total: the block sum (reduce_shuffle) is read by warp 0 before the grid barrier that
+// follows it, and grid_total's reads end before the next grid barrier; each grid barrier is also a barrier
+// of the whole block, so the phases need no block barrier of their own to reuse them.
 template <class T, class Barrier>
 __global__ void __launch_bounds__(block_size)
     persistent_kernel(Barrier barrier, cg_scalars<T>* state, cg_vectors<T> v, T* partials, double tolerance,
                       int max_iterations, double* history) {
+  __shared__ T scratch_a[block_size / 32];
+  __shared__ T scratch_b[block_size / 32];
+  __shared__ T total_a;
+  __shared__ T total_b;
   cg_scalars<T> s = *state;
   T* partials_a = partials;
   T* partials_b = partials + gridDim.x;
-  while (s.done == 0) {  // uniform over the grid: every block holds the same s
-    const T p_ap = block_sum(direction_apply_phase(v, s));
+  while (s.done == 0) {  // uniform over the grid: every thread holds the same s
+    const T p_ap = block::reduce_shuffle<block_size>(direction_apply_phase(v, s), scratch_a, plus{});
     if (threadIdx.x == 0) partials_a[blockIdx.x] = p_ap;
     // Participation: every thread of every block (the loop condition is grid-uniform; the grid was checked
     // co-resident). Data: partials_a[0, gridDim.x) (phase B reads only its own indices of p_new and Ap).
     // Publishes every block's share of p.Ap, from which each block forms alpha.
     if (!barrier.arrive_and_wait()) return;
-    s.p_ap = partials_sum(partials_a, gridDim.x);
-    const T rho_next = block_sum(update_residual_phase(v, s));
+    s.p_ap = grid_total(partials_a, gridDim.x, scratch_a, total_a);
+    const T rho_next = block::reduce_shuffle<block_size>(update_residual_phase(v, s), scratch_b, plus{});
     if (threadIdx.x == 0) partials_b[blockIdx.x] = rho_next;
     // Participation: every thread of every block (as above). Data: r and p_new for [0, n), partials_b.
     // Publishes the new residual and direction, whose neighbours the next phase A reads, and every block's
     // share of r.r; it also ends every block's reads of partials_a before the next phase A rewrites them.
     if (!barrier.arrive_and_wait()) return;
-    s.rho_next = partials_sum(partials_b, gridDim.x);
+    s.rho_next = grid_total(partials_b, gridDim.x, scratch_b, total_b);
     // Every thread takes the step on its own copy; one records the history.
     ksync::detail::cg_advance(s, tolerance, max_iterations, blockIdx.x == 0 && threadIdx.x == 0 ? history : nullptr);
   }

@@ -15,16 +15,18 @@ struct fused {
   static constexpr cg_form id = cg_form::fused;
 
   // One fused iteration as three calls of `enqueue`: enqueue(label, count, functor[, result]) enqueues a
-  // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node.
+  // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node. The
+  // reductions run over lanes, each folding several indices (lane_split, kernels.hpp).
   template <class ExecutionSpace, class T, class Operator, class Enqueue>
   static void iteration(const run_of<ExecutionSpace, T, Operator>& run, Enqueue&& enqueue) {
     using memory_space = typename ExecutionSpace::memory_space;
     auto& w = *run.work;
-    const auto n = run.n();
-    enqueue("ksync::cg::direction_apply", n,
-            direction_apply<T, memory_space, Operator>{w.state, run.op, w.r, w.p0, w.p1, w.ap},
+    const lane_split split = split_into_lanes(run.exec, run.n());
+    enqueue("ksync::cg::direction_apply", split.lanes,
+            direction_apply<T, memory_space, Operator>{w.state, run.op, w.r, w.p0, w.p1, w.ap, split},
             run.slot(&cg_scalars<T>::p_ap));
-    enqueue("ksync::cg::update_residual", n, update_residual<T, memory_space>{w.state, w.p0, w.p1, w.ap, run.x, w.r},
+    enqueue("ksync::cg::update_residual", split.lanes,
+            update_residual<T, memory_space>{w.state, w.p0, w.p1, w.ap, run.x, w.r, split},
             run.slot(&cg_scalars<T>::rho_next));
     enqueue("ksync::cg::advance", std::int64_t{1},
             advance<T, memory_space>{w.state, run.options.tolerance, run.options.max_iterations, run.history});

@@ -7,8 +7,10 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
+#include <ksync/detail/fold.hpp>  // runs_on_host, split_for_host
 #include <ksync/stencil.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -154,10 +156,51 @@ struct advance {
 
 // --- the fused steps (fused, kokkos_graph): two reductions and the scalar step per iteration ---
 
+// How a fused step's indices are dealt to its lanes. GPU backends: one index per lane up to 2^16 lanes,
+// then about four per lane, as many lanes as the device holds threads at most, lane l taking l, l + lanes,
+// ... (consecutive lanes, consecutive addresses); host backends: one contiguous chunk per lane
+// (split_for_host). A lane reads the state and picks its buffers once, not once per index: the state's
+// eight fields are reloaded per index otherwise, since the stores to the vectors may alias them. Fewer
+// lanes than indices on small grids leave too few threads to hide the latencies; one index per lane on
+// large ones rereads the state too often (docs/solvers.md has the measurements behind 2^16 and four).
+struct lane_split {
+  std::int64_t n;
+  std::int64_t lanes;
+  std::int64_t chunk;  // 0: interleaved; otherwise lane l takes [l * chunk, (l + 1) * chunk) within [0, n)
+
+  template <class Body>
+  KOKKOS_FUNCTION void for_each(std::int64_t lane, const Body& body) const {
+    if (chunk == 0) {
+      for (std::int64_t i = lane; i < n; i += lanes)
+        body(i);
+    } else {
+      const std::int64_t end = (lane + 1) * chunk < n ? (lane + 1) * chunk : n;
+      for (std::int64_t i = lane * chunk; i < end; ++i)
+        body(i);
+    }
+  }
+};
+
+template <class ExecutionSpace>
+lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
+  if constexpr (runs_on_host<ExecutionSpace>) {
+    const auto [lanes, chunk] = split_for_host(exec, n);
+    return {.n = n, .lanes = lanes, .chunk = chunk};
+  } else {
+    constexpr std::int64_t one_index_per_lane_up_to = std::int64_t{1} << 16;
+    constexpr std::int64_t indices_per_lane = 4;
+    const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
+    const std::int64_t lanes = n <= one_index_per_lane_up_to
+                                   ? std::max<std::int64_t>(1, n)
+                                   : std::clamp<std::int64_t>(n / indices_per_lane, one_index_per_lane_up_to,
+                                                              std::max(concurrency, one_index_per_lane_up_to));
+    return {.n = n, .lanes = lanes, .chunk = 0};
+  }
+}
+
 // p_new = r + beta p_old and Ap = A p_new in one pass, summing p_new . Ap. p alternates between p0 and p1
 // by iteration parity: p_old's neighbours are read while p_new is written. The body works on raw pointers
-// (direction_entries, ksync/stencil.hpp) and a copy of the state taken once: Views copied or selected per
-// index cost registers the loop needs.
+// (direction_entries, ksync/stencil.hpp): Views selected per index cost registers the loop needs.
 template <class T, class MemorySpace, class Operator>
 struct direction_apply {
   state_view<T, MemorySpace> state;
@@ -166,16 +209,21 @@ struct direction_apply {
   Kokkos::View<T*, MemorySpace> p0;
   Kokkos::View<T*, MemorySpace> p1;
   Kokkos::View<T*, MemorySpace> ap;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const {
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
     const bool odd = s.iteration % 2 != 0;
     const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
-    const T p_i = next(i);
-    const T ap_i = static_cast<T>(op(next, i));
-    (odd ? p0.data() : p1.data())[i] = p_i;
-    ap.data()[i] = ap_i;
-    sum += p_i * ap_i;
+    T* const p_new = odd ? p0.data() : p1.data();
+    T* const ap_out = ap.data();
+    split.for_each(lane, [&](std::int64_t i) {
+      const T p_i = next(i);
+      const T ap_i = static_cast<T>(op(next, i));
+      p_new[i] = p_i;
+      ap_out[i] = ap_i;
+      sum += p_i * ap_i;
+    });
   }
 };
 
@@ -188,15 +236,21 @@ struct update_residual {
   Kokkos::View<const T*, MemorySpace> ap;
   Kokkos::View<T*, MemorySpace> x;
   Kokkos::View<T*, MemorySpace> r;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const {
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
-    const T p_i = (s.iteration % 2 != 0 ? p0.data() : p1.data())[i];
+    const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
+    const T* const ap_in = ap.data();
+    T* const x_out = x.data();
+    T* const r_out = r.data();
     const T alpha = s.rho / s.p_ap;
-    x.data()[i] += alpha * p_i;
-    const T r_i = r.data()[i] - alpha * ap.data()[i];
-    r.data()[i] = r_i;
-    sum += r_i * r_i;
+    split.for_each(lane, [&](std::int64_t i) {
+      x_out[i] += alpha * p_new[i];
+      const T r_i = r_out[i] - alpha * ap_in[i];
+      r_out[i] = r_i;
+      sum += r_i * r_i;
+    });
   }
 };
 

@@ -46,6 +46,18 @@ __device__ T reduce_prefix(unsigned count, T value, Op op) {
   return value;
 }
 
+// Reduces over a full warp and returns the result to every lane, by a butterfly: in each round lanes i and
+// i ^ offset combine the same two values, so with a commutative op every lane ends with the same bits.
+// Every lane of the warp must call. Lets several warps each form the same total without a block barrier.
+template <class T, class Op>
+__device__ T reduce_all(T value, Op op) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2)
+    // Participation: all 32 lanes (full mask). Data: every lane holds a value (the identity where none).
+    value = op(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  return value;
+}
+
 namespace detail {
 // The lane holding the `rank`-th set bit of `mask` (rank counted from 0).
 __device__ inline unsigned nth_lane(unsigned mask, unsigned rank) {

@@ -76,8 +76,10 @@ __device__ T fold_partials(const T* partials, unsigned int count, T* scratch, Op
 // Seed 001's single-pass finish. Every thread of the block calls; thread 0 holds `value`, this block's (or
 // cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
 // last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
+// Returns, in every thread, whether this block was that last one (and so may act on *result, which its
+// thread 0 wrote).
 template <int BlockSize, class T, class Op>
-__device__ void finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
+__device__ bool finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
                                   T* result, T* scratch, Op op) {
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
@@ -96,6 +98,7 @@ __device__ void finish_last_block(T value, unsigned int slot, unsigned int slots
       *ticket = 0;  // the next call on this stream (its workspace) starts from zero
     }
   }
+  return is_last;
 }
 
 // One kernel serves every strategy: read, block, then Strategy::finish with this block's value in thread 0.
