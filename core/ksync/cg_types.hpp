@@ -6,7 +6,8 @@
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
-#include <ksync/stencil.hpp>  // KSYNC_HOST_DEVICE
+#include <ksync/detail/host_device.hpp>
+#include <ksync/stencil.hpp>
 #include <ksync/types.hpp>
 
 #include <array>

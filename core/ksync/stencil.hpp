@@ -4,11 +4,7 @@
 // once so that every form and backend computes the same bits.
 #pragma once
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define KSYNC_HOST_DEVICE __host__ __device__
-#else
-#define KSYNC_HOST_DEVICE
-#endif
+#include <ksync/detail/host_device.hpp>
 
 #include <cstdint>
 

@@ -90,8 +90,8 @@ void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n
         exec, [&](auto& slot) { fold_portable<T>(label, exec, n, term, op, strategy, slot); });
     return;
   }
-  with_reduce_op(op, [&](auto op_constant) {
-    constexpr reduce_op fold_op = decltype(op_constant)::value;
+  with_operator(op, [&](auto op_functor) {
+    constexpr reduce_op fold_op = decltype(op_functor)::id;
     using Acc = accumulator_t<ExecutionSpace, fold_op, T>;
     if (n == 0) {
       // Kokkos' reducers would write Kokkos' identity, which is not ksync's in every version (compat.hpp).

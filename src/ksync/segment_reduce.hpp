@@ -132,8 +132,8 @@ void segment_reduce(const ExecutionSpace& exec, const DataView& data, int segmen
   const auto n = static_cast<std::int64_t>(data.extent(0));
   detail::checked_segment_count("ksync::segment_reduce", n, segment_size, static_cast<std::int64_t>(out.extent(0)));
   if (n == 0) return;
-  detail::with_reduce_op(op, [&](auto op_constant) {
-    detail::launch_segment_reduce<ExecutionSpace, decltype(op_constant)::value>(exec, data, segment_size, form, out);
+  with_operator(op, [&](auto op_functor) {
+    detail::launch_segment_reduce<ExecutionSpace, decltype(op_functor)::id>(exec, data, segment_size, form, out);
   });
 }
 

@@ -43,17 +43,7 @@ void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, blo
       segment_reduce_kernel<BlockSize, block_reduce_form::shuffle, Op><<<blocks, BlockSize, 0, stream>>>(data, n, out);
     }
   };
-  switch (op) {
-    case reduce_op::sum:
-      launch_with(plus{});
-      break;
-    case reduce_op::min:
-      launch_with(minimum{});
-      break;
-    case reduce_op::max:
-      launch_with(maximum{});
-      break;
-  }
+  with_operator(op, launch_with);
   KSYNC_CUDA_CHECK_LAUNCH("segment_reduce_kernel");
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <ksync/compat.hpp>
+#include <ksync/ops.hpp>
 #include <ksync/types.hpp>
 
 #include <algorithm>
@@ -31,51 +32,19 @@ template <class ExecutionSpace, reduce_op Op, class T>
 using accumulator_t =
     std::conditional_t<Op == reduce_op::sum && std::is_same_v<T, float> && runs_on_host<ExecutionSpace>, double, T>;
 
-// How a reduce_op combines an accumulator with a term, and its identity.
+// How a reduce_op folds a term into an accumulator. The operator and its identity are the shared core's
+// (ksync/ops.hpp), the same as ksync::cuda's; ksync does not take Kokkos' reduction_identity, which differs
+// between versions (see compat.hpp).
 template <reduce_op Op>
-struct combine;
-template <>
-struct combine<reduce_op::sum> {
+struct combine {
+  using operator_type = operator_of<Op>;
   template <class Acc>
   KOKKOS_FUNCTION static constexpr Acc identity() {
-    return Acc{};
+    return operator_type::template identity<Acc>();
   }
   template <class Acc, class Term>
   KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
-    acc += static_cast<Acc>(term);
-  }
-};
-// min and max start from +-infinity for floating types and from the largest / lowest value otherwise, as
-// ksync::cuda does. ksync defines these itself: Kokkos' reduction_identity differs between versions (see
-// compat.hpp).
-template <>
-struct combine<reduce_op::min> {
-  template <class Acc>
-  KOKKOS_FUNCTION static constexpr Acc identity() {
-    if constexpr (std::is_floating_point_v<Acc>) {
-      return Kokkos::Experimental::infinity_v<Acc>;
-    } else {
-      return Kokkos::Experimental::finite_max_v<Acc>;
-    }
-  }
-  template <class Acc, class Term>
-  KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
-    if (static_cast<Acc>(term) < acc) acc = static_cast<Acc>(term);
-  }
-};
-template <>
-struct combine<reduce_op::max> {
-  template <class Acc>
-  KOKKOS_FUNCTION static constexpr Acc identity() {
-    if constexpr (std::is_floating_point_v<Acc>) {
-      return -Kokkos::Experimental::infinity_v<Acc>;
-    } else {
-      return Kokkos::Experimental::finite_min_v<Acc>;
-    }
-  }
-  template <class Acc, class Term>
-  KOKKOS_FUNCTION static constexpr void into(Acc& acc, const Term& term) {
-    if (acc < static_cast<Acc>(term)) acc = static_cast<Acc>(term);
+    acc = operator_type{}(acc, static_cast<Acc>(term));
   }
 };
 
@@ -109,20 +78,6 @@ struct target_space<Target, std::enable_if_t<Kokkos::is_view_v<Target>>> {
 template <reduce_op Op, class Acc, class Target>
 KOKKOS_FUNCTION auto make_reducer(Target& target) {
   return typename kokkos_reducer<Op, Acc, typename target_space<std::remove_const_t<Target>>::type>::type(target);
-}
-
-// Calls body(std::integral_constant<reduce_op, op>{}): a run-time op to a compile-time one.
-template <class Body>
-decltype(auto) with_reduce_op(reduce_op op, Body&& body) {
-  switch (op) {
-    case reduce_op::sum:
-      return body(std::integral_constant<reduce_op, reduce_op::sum>{});
-    case reduce_op::min:
-      return body(std::integral_constant<reduce_op, reduce_op::min>{});
-    case reduce_op::max:
-      return body(std::integral_constant<reduce_op, reduce_op::max>{});
-  }
-  throw std::invalid_argument("ksync: op = " + std::to_string(static_cast<int>(op)) + " is not a reduce_op");
 }
 
 // Host backends: how the tuned kernels split n elements — one contiguous chunk per lane, at least 4096

@@ -3,9 +3,9 @@
 // the participants are known, __activemask() read inside a divergent branch.
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/ops.hpp>
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ __global__ void prefix_sums(const int* values, int* sums) {
   const unsigned lane = warp::lane_id();
   for (unsigned count = 1; count <= 32; ++count) {
     if (lane < count) {
-      const int sum = warp::reduce_prefix(count, values[lane], ksync::cuda::plus{});
+      const int sum = warp::reduce_prefix(count, values[lane], ksync::plus{});
       if (lane == 0) sums[count - 1] = sum;
     }
     __syncwarp();  // participation: the full warp, every round; data: none (orders the rounds for racecheck)
@@ -36,7 +36,7 @@ __global__ void sums_in_branch(const int* values, const int* flags, int* sums, u
   const unsigned lane = warp::lane_id();
   if (flags[lane] != 0) {
     const unsigned mask = __activemask();  // inside the branch: the lanes that took it and are here now
-    sums[lane] = warp::reduce(mask, values[lane], ksync::cuda::plus{});
+    sums[lane] = warp::reduce(mask, values[lane], ksync::plus{});
     masks[lane] = mask;
   }
 }
@@ -45,7 +45,7 @@ __global__ void sums_in_branch(const int* values, const int* flags, int* sums, u
 __global__ void sums_with_ballot(const int* values, const int* flags, int* sums) {
   const unsigned lane = warp::lane_id();
   const unsigned mask = __ballot_sync(warp::full_mask, flags[lane] != 0);  // participation: the full warp
-  if (flags[lane] != 0) sums[lane] = warp::reduce(mask, values[lane], ksync::cuda::plus{});
+  if (flags[lane] != 0) sums[lane] = warp::reduce(mask, values[lane], ksync::plus{});
 }
 
 __global__ void broadcast_from(const int* values, unsigned source, int* out) {

@@ -15,11 +15,11 @@
 #pragma once
 
 #include <ksync/cg_types.hpp>
-#include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>  // finish_last_block, fold_partials
 #include <ksync/cuda/device/spin_barrier.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/ops.hpp>
 #include <ksync/stencil.hpp>
 
 #include <cooperative_groups.h>

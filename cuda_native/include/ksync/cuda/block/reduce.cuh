@@ -2,14 +2,14 @@
 //
 // Block-scope reductions, two forms. Both take one value per thread of a block of exactly BlockSize threads
 // (blockDim.x == BlockSize, any size from 1 to 1024, multiples of 32 or not) and an operator from
-// detail/operators.cuh.
+// ksync/ops.hpp (the shared core).
 //  - reduce_tree (seed 001): a shared-memory tree halved with __syncthreads while more than one warp works,
 //    finished by warp 0 with __syncwarp.
 //  - reduce_shuffle: each warp reduces with shuffles, then one shared-memory exchange across warps.
 #pragma once
 
-#include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/ops.hpp>
 
 namespace ksync::cuda::block {
 

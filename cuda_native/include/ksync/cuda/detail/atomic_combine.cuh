@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // atomic_combine(target, value, op): *target = op(*target, value) as one atomic step, for the operators of
-// detail/operators.cuh and ksync's value types. The hardware has add for all four types and min/max for
-// integers; float and double min/max loop on a compare-and-swap of the bits.
+// the shared core (ksync/ops.hpp) and ksync's value types. The hardware has add for all four types and
+// min/max for integers; float and double min/max loop on a compare-and-swap of the bits.
 #pragma once
 
-#include <ksync/cuda/detail/operators.cuh>
+#include <ksync/ops.hpp>
 
 #include <cstdint>
 #include <type_traits>

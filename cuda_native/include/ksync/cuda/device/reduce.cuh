@@ -10,11 +10,11 @@
 // each strategy is one file of reduce/ and one row of the table in reduce/strategies.cuh.
 #pragma once
 
-#include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/detail/readers.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device/reduce/strategies.cuh>
 #include <ksync/cuda/error.hpp>
+#include <ksync/ops.hpp>
 
 #include <cstddef>
 #include <stdexcept>
@@ -48,23 +48,6 @@ void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op
                          " passed the argument check");  // not reached
 }
 
-// Calls `body` with the operator functor that `op` names.
-template <class Body>
-decltype(auto) with_operator(reduce_op op, Body&& body) {
-  switch (op) {
-    case reduce_op::sum:
-      return body(plus{});
-    case reduce_op::min:
-      return body(minimum{});
-    case reduce_op::max:
-      return body(maximum{});
-  }
-  throw std::invalid_argument("ksync::cuda: op = " + std::to_string(static_cast<int>(op)) + " is not a reduce_op");
-}
-
-}  // namespace detail
-
-namespace detail {
 template <class T, class Transform>
 void enqueue_transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
                               reduce_strategy strategy, T* result, const reduce_tuning& tuning) {

@@ -11,12 +11,12 @@
 #pragma once
 
 #include <ksync/cuda/block/reduce.cuh>
-#include <ksync/cuda/detail/operators.cuh>
 #include <ksync/cuda/detail/readers.cuh>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
+#include <ksync/ops.hpp>
 
 #include <algorithm>
 #include <cstddef>
