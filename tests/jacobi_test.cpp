@@ -3,6 +3,7 @@
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
+#include "support/types.hpp"
 
 #include <ksync/jacobi.hpp>
 
@@ -16,10 +17,7 @@ namespace {
 
 using ksync::iteration_form;
 
-template <class T>
-class Jacobi : public ::testing::Test {};
-using floating_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(Jacobi, floating_types);
+KSYNC_TYPED_SUITE(Jacobi, ksync::test::floating_types);
 
 // The forms ksync::jacobi runs on the default execution space: the portable ones, and on Kokkos::Cuda with
 // the native half every native form through the bridge (so all seven are compared with one reference).
@@ -79,6 +77,10 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
             std::string::npos);
   EXPECT_NE(message([&] { (void)ksync::jacobi(exec, u, u, 1); }).find("same View"), std::string::npos);
   EXPECT_NE(message([&] { (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), -1); }).find("phases = -1"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, static_cast<iteration_form>(99));
+            }).find("form = 99 is not an iteration_form"),
             std::string::npos);
   if constexpr (!ksync::detail::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
     EXPECT_NE(message([&] {

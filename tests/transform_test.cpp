@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::transform (portable) against a host reference.
+#include "support/errors.hpp"
 #include "support/functors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
@@ -28,9 +29,7 @@ std::vector<T> twice_and_one(std::vector<T> data) {
   return data;
 }
 
-template <class T>
-class Transform : public ::testing::Test {};
-TYPED_TEST_SUITE(Transform, ksync::test::value_types);
+KSYNC_TYPED_SUITE(Transform, ksync::test::value_types);
 
 TYPED_TEST(Transform, EveryPortableStrategyMatchesTheReferenceOutOfPlaceAndInPlace) {
   using T = TypeParam;
@@ -88,6 +87,15 @@ TEST(TransformArguments, PartlyOverlappingViewsAreRejected) {
   const auto front = Kokkos::subview(data, Kokkos::make_pair(0, 60));
   const auto back = Kokkos::subview(data, Kokkos::make_pair(40, 100));
   EXPECT_THROW(ksync::transform(exec, front, back, TwiceAndOne{}), std::invalid_argument);
+}
+
+TEST(TransformArguments, AValueThatIsNoStrategyIsRefused) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<float*> in("ksync::test::in", 8);
+  const Kokkos::View<float*> out("ksync::test::out", 8);
+  const std::string message = ksync::test::invalid_argument_message(
+      [&] { ksync::transform(exec, in, out, TwiceAndOne{}, static_cast<transform_strategy>(99)); });
+  EXPECT_NE(message.find("strategy = 99 is not a transform_strategy"), std::string::npos) << message;
 }
 
 TEST(TransformArguments, TheNativeStrategyIsRefusedWhereTheBridgeDoesNotExist) {

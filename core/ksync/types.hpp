@@ -82,8 +82,9 @@ inline constexpr reduce_strategy_row reduce_strategy_rows[] = {
 
 namespace detail {
 
-// What every enum with a table of rows (reduce_strategy_rows below, cg_form_rows in cg_types.hpp) answers
-// from it, written once: whether the rows follow the enum, every id, the row of an id, the id of a name.
+// What every enum with a table of rows (reduce_strategy_rows and iteration_form_rows below, cg_form_rows in
+// cg_types.hpp) answers from it, written once: whether the rows follow the enum, every id, the row of an id, the id of
+// a name.
 template <class Row, std::size_t N>
 constexpr bool rows_follow_the_enum(const Row (&rows)[N]) {
   for (std::size_t i = 0; i < N; ++i)
@@ -158,18 +159,34 @@ inline constexpr auto all_reduce_strategies = detail::ids_of(reduce_strategy_row
 //   native    — ksync::cuda::transform on exec's stream (Kokkos::Cuda and the native half only).
 enum class transform_strategy { automatic, kokkos, tuned, native };
 
+struct transform_strategy_row {
+  transform_strategy id;
+  std::string_view name;
+  strategy_half half;
+};
+
+// One row per strategy, in the enum's order; the portable table (ksync/detail/transform/strategies.hpp) is
+// checked against it at compile time. `native` is ksync::cuda::transform, which has no strategies of its own.
+inline constexpr transform_strategy_row transform_strategy_rows[] = {
+    {.id = transform_strategy::automatic, .name = "automatic", .half = strategy_half::either},
+    {.id = transform_strategy::kokkos, .name = "kokkos", .half = strategy_half::portable},
+    {.id = transform_strategy::tuned, .name = "tuned", .half = strategy_half::portable},
+    {.id = transform_strategy::native, .name = "native", .half = strategy_half::native},
+};
+static_assert(detail::rows_follow_the_enum(transform_strategy_rows),
+              "transform_strategy_rows must list the transform_strategy values in order");
+
+constexpr const auto& strategy_rows(transform_strategy /*tag*/) noexcept {
+  return transform_strategy_rows;
+}
+// `automatic` is resolved before the table, as for reduce_strategy.
+constexpr bool must_implement(const transform_strategy_row& row, strategy_half half) noexcept {
+  return row.half == half;
+}
+
 [[nodiscard]] constexpr std::string_view to_string(transform_strategy strategy) noexcept {
-  switch (strategy) {
-    case transform_strategy::automatic:
-      return "automatic";
-    case transform_strategy::kokkos:
-      return "kokkos";
-    case transform_strategy::tuned:
-      return "tuned";
-    case transform_strategy::native:
-      return "native";
-  }
-  return "unknown";
+  const auto* row = detail::row_of(transform_strategy_rows, strategy);
+  return row != nullptr ? row->name : "unknown";
 }
 
 // How an iterative computation of many dependent phases (ksync::jacobi, ksync::cuda::jacobi) is run; each
@@ -193,37 +210,46 @@ enum class iteration_form {
   kokkos_graph
 };
 
-inline constexpr iteration_form all_iteration_forms[] = {iteration_form::persistent_grid_sync,
-                                                         iteration_form::persistent_spin_barrier,
-                                                         iteration_form::persistent_volatile_barrier,
-                                                         iteration_form::launch_per_phase,
-                                                         iteration_form::cuda_graph,
-                                                         iteration_form::kokkos_parallel_for,
-                                                         iteration_form::kokkos_graph};
+struct iteration_form_row {
+  iteration_form id;
+  std::string_view name;
+  strategy_half half;
+};
+
+// One row per form, in the enum's order; each half's table of forms (ksync/detail/jacobi/forms.hpp,
+// cuda_native/src/device/jacobi/forms.cuh) is checked against it at compile time.
+inline constexpr iteration_form_row iteration_form_rows[] = {
+    {.id = iteration_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
+    {.id = iteration_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
+    {.id = iteration_form::persistent_volatile_barrier,
+     .name = "persistent_volatile_barrier",
+     .half = strategy_half::native},
+    {.id = iteration_form::launch_per_phase, .name = "launch_per_phase", .half = strategy_half::native},
+    {.id = iteration_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
+    {.id = iteration_form::kokkos_parallel_for, .name = "kokkos_parallel_for", .half = strategy_half::portable},
+    {.id = iteration_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
+};
+static_assert(detail::rows_follow_the_enum(iteration_form_rows),
+              "iteration_form_rows must list the iteration_form values in order");
+
+constexpr const auto& strategy_rows(iteration_form /*tag*/) noexcept {
+  return iteration_form_rows;
+}
+constexpr bool must_implement(const iteration_form_row& row, strategy_half half) noexcept {
+  return row.half == half;  // no form is shared: each half runs its own
+}
+
+inline constexpr auto all_iteration_forms = detail::ids_of(iteration_form_rows);
 
 [[nodiscard]] constexpr std::string_view to_string(iteration_form form) noexcept {
-  switch (form) {
-    case iteration_form::persistent_grid_sync:
-      return "persistent_grid_sync";
-    case iteration_form::persistent_spin_barrier:
-      return "persistent_spin_barrier";
-    case iteration_form::persistent_volatile_barrier:
-      return "persistent_volatile_barrier";
-    case iteration_form::launch_per_phase:
-      return "launch_per_phase";
-    case iteration_form::cuda_graph:
-      return "cuda_graph";
-    case iteration_form::kokkos_parallel_for:
-      return "kokkos_parallel_for";
-    case iteration_form::kokkos_graph:
-      return "kokkos_graph";
-  }
-  return "unknown";
+  const auto* row = detail::row_of(iteration_form_rows, form);
+  return row != nullptr ? row->name : "unknown";
 }
 
 // Whether `form` runs ksync::cuda's hand-written kernels (as opposed to Kokkos code).
 [[nodiscard]] constexpr bool is_native(iteration_form form) noexcept {
-  return form != iteration_form::kokkos_parallel_for && form != iteration_form::kokkos_graph;
+  const auto* row = detail::row_of(iteration_form_rows, form);
+  return row != nullptr && row->half == strategy_half::native;
 }
 
 // How a chunked copy-compute-copy pipeline issues its steps (ksync::pipeline, ksync::cuda::pipeline).

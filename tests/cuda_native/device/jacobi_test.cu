@@ -4,6 +4,7 @@
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/device_buffer.hpp>
@@ -35,10 +36,7 @@ std::span<const grid_shape> shapes_of(iteration_form form) {
   return persistent ? std::span<const grid_shape>(persistent_shapes) : std::span<const grid_shape>(launch_shapes);
 }
 
-template <class T>
-class JacobiGpu : public ::testing::Test {};
-using floating_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(JacobiGpu, floating_types);
+KSYNC_TYPED_SUITE(JacobiGpu, ksync::test::floating_types);
 
 TYPED_TEST(JacobiGpu, EveryNativeFormMatchesTheReferenceBitForBit) {
   KSYNC_REQUIRE_GPU();
@@ -108,6 +106,10 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
   EXPECT_NE(message([&] {
               (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, iteration_form::kokkos_graph);
             }).find("form = kokkos_graph"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, static_cast<iteration_form>(99));
+            }).find("form = 99 is not an iteration_form"),
             std::string::npos);
   EXPECT_NE(message([&] {
               (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.block_size = 0});

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The portable transform strategies, one file each in this folder, and the one table that maps
+// ksync::transform_strategy to them. Complete at compile time: every portable strategy has exactly one row
+// (static_assert below); `automatic` is resolved by portable_transform_choice(); `native` never reaches the
+// table: ksync::transform hands it to the bridge, or refuses it where there is none (transform.hpp).
+// Adding a strategy: one file here (a struct with `id` and `run`, as kokkos.hpp), its enumerator and row in
+// ksync/types.hpp, and its row below.
+#pragma once
+
+#include <ksync/detail/strategy_table.hpp>
+#include <ksync/detail/transform/kokkos.hpp>
+#include <ksync/detail/transform/tuned.hpp>
+
+namespace ksync::detail {
+
+using portable_transform_strategies =
+    strategy_table<strategy_half::portable, transform_strategies::kokkos, transform_strategies::tuned>;
+static_assert(portable_transform_strategies::is_complete(),
+              "portable_transform_strategies must have exactly one row per portable transform_strategy (types.hpp) "
+              "and none for the others: add the strategy's file and its row together");
+
+// The row `automatic` runs: tuned, the fastest portable strategy measured on every backend.
+constexpr transform_strategy portable_transform_choice(transform_strategy strategy) {
+  return strategy == transform_strategy::automatic ? transform_strategy::tuned : strategy;
+}
+
+}  // namespace ksync::detail
