@@ -270,4 +270,29 @@ void register_pipeline_benchmarks(bool smoke);
 void register_node_benchmarks(bool smoke);         // native binary only
 void register_concurrency_benchmarks(bool smoke);  // native binary only
 
+// The families both binaries run, in the order the report lists them.
+inline void register_families_of_both_halves(bool smoke) {
+  register_reduce_benchmarks(smoke);
+  register_round_trip_benchmarks(smoke);
+  register_cg_benchmarks(smoke);
+  register_block_benchmarks(smoke);
+  register_barrier_benchmarks(smoke);
+  register_iteration_benchmarks(smoke);
+  register_pipeline_benchmarks(smoke);
+}
+
+// What each binary's main() does once its benchmarks are registered: parse Google Benchmark's flags,
+// record the build and the binary's own context (add_context()), run, and return the suite's exit status
+// (1 on an unrecognized flag or a row that failed its check).
+template <class AddContext>
+int run_registered(int& argc, char** argv, const char* suite, AddContext&& add_context) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  add_build_context();
+  add_context();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return suite_exit_status(suite);
+}
+
 }  // namespace ksync::bench

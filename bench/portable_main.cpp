@@ -14,34 +14,24 @@
 int main(int argc, char** argv) {
   const Kokkos::ScopeGuard kokkos(argc, argv);
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
-  ksync::bench::register_reduce_benchmarks(smoke);
-  ksync::bench::register_round_trip_benchmarks(smoke);
-  ksync::bench::register_cg_benchmarks(smoke);
-  ksync::bench::register_block_benchmarks(smoke);
-  ksync::bench::register_barrier_benchmarks(smoke);
-  ksync::bench::register_iteration_benchmarks(smoke);
-  ksync::bench::register_pipeline_benchmarks(smoke);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  ksync::bench::add_build_context();
-  benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));
-  benchmark::AddCustomContext("kokkos_execution_space", ksync::bench::Exec::name());
-  std::ostringstream configuration;
-  Kokkos::print_configuration(configuration);
-  benchmark::AddCustomContext("kokkos_configuration", configuration.str());
-  benchmark::AddCustomContext("kokkos_tools_library_loaded", Kokkos::Tools::profileLibraryLoaded() ? "yes" : "no");
+  ksync::bench::register_families_of_both_halves(smoke);
+  return ksync::bench::run_registered(argc, argv, "ksync_portable_bench", [] {
+    benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));
+    benchmark::AddCustomContext("kokkos_execution_space", ksync::bench::Exec::name());
+    std::ostringstream configuration;
+    Kokkos::print_configuration(configuration);
+    benchmark::AddCustomContext("kokkos_configuration", configuration.str());
+    benchmark::AddCustomContext("kokkos_tools_library_loaded", Kokkos::Tools::profileLibraryLoaded() ? "yes" : "no");
 #if KSYNC_HAS_KOKKOS_KERNELS
-  // KokkosBlas::dot calls cuBLAS when this TPL is on; KokkosBlas::sum has no cuBLAS path (cuBLAS has no
-  // plain sum), so it always runs Kokkos Kernels' own kernel.
+    // KokkosBlas::dot calls cuBLAS when this TPL is on; KokkosBlas::sum has no cuBLAS path (cuBLAS has no
+    // plain sum), so it always runs Kokkos Kernels' own kernel.
 #if defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
-  benchmark::AddCustomContext("kokkos_kernels_tpl_cublas", "on");
+    benchmark::AddCustomContext("kokkos_kernels_tpl_cublas", "on");
 #else
   benchmark::AddCustomContext("kokkos_kernels_tpl_cublas", "off");
 #endif
 #else
   benchmark::AddCustomContext("kokkos_kernels", "not built");
 #endif
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return ksync::bench::suite_exit_status("ksync_portable_bench");
+  });
 }

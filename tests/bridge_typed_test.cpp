@@ -24,9 +24,7 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using ksync::test::to_device;
 using ksync::test::to_host;
 
-template <class T>
-class BridgeGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(BridgeGpu, ksync::test::per_type_values, ksync::test::value_type_index);
+KSYNC_TYPED_SUITE(BridgeGpu, ksync::test::per_type_values, ksync::test::value_type_index);
 
 TYPED_TEST(BridgeGpu, EveryStrategyGivesTheReferenceOnKokkosViews) {
   KSYNC_REQUIRE_BRIDGE();

@@ -4,6 +4,7 @@
 #include "support/cg_reference.hpp"
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
+#include "support/types.hpp"
 
 #include <ksync/cg.hpp>
 
@@ -20,10 +21,7 @@ using ksync::cg_form;
 using exec_space = Kokkos::DefaultExecutionSpace;
 using memory_space = exec_space::memory_space;
 
-template <class T>
-class Cg : public ::testing::Test {};
-using floating_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(Cg, floating_types);
+KSYNC_TYPED_SUITE(Cg, ksync::test::floating_types);
 
 // The forms ksync::cg runs on the default execution space: the portable and shared ones, and on Kokkos::Cuda
 // with the native half the native ones through the bridge.

@@ -27,9 +27,7 @@ using ksync::cuda::device_buffer;
 using ksync::test::to_device;
 using ksync::test::to_host;
 
-template <class T>
-class ParityGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(ParityGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(ParityGpu, ksync::test::value_types);
 
 TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
   KSYNC_REQUIRE_GPU();

@@ -70,9 +70,7 @@ TEST(ReduceAccuracy, ManyFloatsOfOneSignSumExactly) {
   }
 }
 
-template <class T>
-class ReduceRounding : public ::testing::Test {};
-TYPED_TEST_SUITE(ReduceRounding, ksync::test::floating_types);
+KSYNC_TYPED_SUITE(ReduceRounding, ksync::test::floating_types);
 
 // Each strategy within the bound docs/reductions.md gives the portable half (double accumulation on host
 // backends, a tree of partials on GPUs), and each check's mutation test fails (support/rounding.hpp).

@@ -25,9 +25,7 @@ using ksync::test::to_device;
 constexpr reduce_strategy portable_strategies[] = {reduce_strategy::automatic, reduce_strategy::kokkos,
                                                    reduce_strategy::team, reduce_strategy::tuned};
 
-template <class T>
-class Reduce : public ::testing::Test {};
-TYPED_TEST_SUITE(Reduce, ksync::test::per_type_values, ksync::test::value_type_index);
+KSYNC_TYPED_SUITE(Reduce, ksync::test::per_type_values, ksync::test::value_type_index);
 
 TYPED_TEST(Reduce, EveryStrategyAndOperatorMatchesTheReferenceAtBoundarySizes) {
   using T = TypeParam;

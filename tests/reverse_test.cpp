@@ -17,9 +17,7 @@ namespace {
 using ksync::test::to_device;
 using ksync::test::to_host;
 
-template <class T>
-class Reverse : public ::testing::Test {};
-TYPED_TEST_SUITE(Reverse, ksync::test::value_types);
+KSYNC_TYPED_SUITE(Reverse, ksync::test::value_types);
 
 TYPED_TEST(Reverse, InBlockFollowsSeed000ForEveryCountUpTo128) {
   using T = TypeParam;

@@ -23,9 +23,7 @@ constexpr std::array<ksync::team_reduce_form, 4> forms{
     ksync::team_reduce_form::team_vector_range, ksync::team_reduce_form::thread_vector_range};
 constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
 
-template <class T>
-class SegmentReduce : public ::testing::Test {};
-TYPED_TEST_SUITE(SegmentReduce, ksync::test::value_types);
+KSYNC_TYPED_SUITE(SegmentReduce, ksync::test::value_types);
 
 TYPED_TEST(SegmentReduce, EveryFormAndOperatorMatchesTheReference) {
   using T = TypeParam;

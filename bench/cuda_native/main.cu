@@ -27,30 +27,20 @@ int main(int argc, char** argv) {
                    ksync::cuda::driver_listed_gpu_count());
       return 1;
   }
-  ksync::bench::register_reduce_benchmarks(smoke);
-  ksync::bench::register_round_trip_benchmarks(smoke);
-  ksync::bench::register_cg_benchmarks(smoke);
-  ksync::bench::register_block_benchmarks(smoke);
-  ksync::bench::register_barrier_benchmarks(smoke);
-  ksync::bench::register_iteration_benchmarks(smoke);
-  ksync::bench::register_pipeline_benchmarks(smoke);
+  ksync::bench::register_families_of_both_halves(smoke);
   ksync::bench::register_concurrency_benchmarks(smoke);
   ksync::bench::register_node_benchmarks(smoke);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  ksync::bench::add_build_context();
-  cudaDeviceProp properties{};
-  KSYNC_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  benchmark::AddCustomContext("gpu", properties.name);
-  int driver = 0;
-  int runtime = 0;
-  KSYNC_CUDA_CHECK(cudaDriverGetVersion(&driver));
-  KSYNC_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-  benchmark::AddCustomContext("cuda_driver_api", std::to_string(driver));
-  benchmark::AddCustomContext("cuda_runtime", std::to_string(runtime));
-  benchmark::AddCustomContext("nvcc",
-                              std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return ksync::bench::suite_exit_status("ksync_native_bench");
+  return ksync::bench::run_registered(argc, argv, "ksync_native_bench", [] {
+    cudaDeviceProp properties{};
+    KSYNC_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+    benchmark::AddCustomContext("gpu", properties.name);
+    int driver = 0;
+    int runtime = 0;
+    KSYNC_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    KSYNC_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    benchmark::AddCustomContext("cuda_driver_api", std::to_string(driver));
+    benchmark::AddCustomContext("cuda_runtime", std::to_string(runtime));
+    benchmark::AddCustomContext("nvcc",
+                                std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__));
+  });
 }

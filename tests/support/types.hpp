@@ -8,6 +8,12 @@
 #include <string>
 #include <type_traits>
 
+// A typed suite whose fixture holds nothing: the fixture and TYPED_TEST_SUITE(suite, types[, names]) in one.
+#define KSYNC_TYPED_SUITE(suite, ...)      \
+  template <class T>                       \
+  class suite : public ::testing::Test {}; \
+  TYPED_TEST_SUITE(suite, __VA_ARGS__)
+
 namespace ksync::test {
 
 using value_types = ::testing::Types<std::int32_t, std::int64_t, float, double>;

@@ -5,6 +5,7 @@
 #include "../../support/cg_reference.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
+#include "../../support/types.hpp"
 
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device_buffer.hpp>
@@ -24,10 +25,7 @@ constexpr cg_form native_forms[] = {
     cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
     cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
 
-template <class T>
-class CgGpu : public ::testing::Test {};
-using floating_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(CgGpu, floating_types);
+KSYNC_TYPED_SUITE(CgGpu, ksync::test::floating_types);
 
 template <class T>
 void expect_matches_reference(int m, cg_form form, const std::vector<T>& x0, const ksync::cuda::cg_tuning& tuning) {

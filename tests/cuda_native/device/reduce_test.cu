@@ -51,9 +51,7 @@ std::vector<std::size_t> sizes_for_this_device() {
   return enabled;
 }
 
-template <class T>
-class NativeReduceGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeReduceGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(NativeReduceGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReduceGpu, EveryStrategyAndOperatorMatchesTheReference) {
   KSYNC_REQUIRE_GPU();
@@ -208,9 +206,7 @@ TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
   }
 }
 
-template <class T>
-class NativeReduceRoundingGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
+KSYNC_TYPED_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
 
 // The documented bound, gamma(ceil(n / P) + ceil(log2 P) + 3) * sum |x_i| for P threads (plus one rounding per
 // block for atomics), with P bounded from the launch rules (support/rounding.hpp); each check's mutation fails.

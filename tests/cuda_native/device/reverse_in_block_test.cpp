@@ -18,9 +18,7 @@ namespace {
 
 using ksync::cuda::device_buffer;
 
-template <class T>
-class NativeReverseInBlockGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeReverseInBlockGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(NativeReverseInBlockGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReverseInBlockGpu, InBlockFollowsSeed000ForEveryCountUpTo128) {
   KSYNC_REQUIRE_GPU();

@@ -17,9 +17,7 @@ namespace {
 
 using ksync::cuda::device_buffer;
 
-template <class T>
-class NativeReverseGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeReverseGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(NativeReverseGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeReverseGpu, OutOfPlaceAndInPlaceMatchTheReferenceForEveryBlockSizeAndSize) {
   KSYNC_REQUIRE_GPU();

@@ -24,9 +24,7 @@ constexpr std::array<ksync::cuda::block_reduce_form, 2> forms{ksync::cuda::block
                                                               ksync::cuda::block_reduce_form::shuffle};
 constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
 
-template <class T>
-class NativeSegmentReduceGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeSegmentReduceGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(NativeSegmentReduceGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheReference) {
   KSYNC_REQUIRE_GPU();

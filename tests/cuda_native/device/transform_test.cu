@@ -20,9 +20,7 @@ namespace {
 using ksync::cuda::device_buffer;
 using ksync::test::TwiceAndOne;
 
-template <class T>
-class NativeTransformGpu : public ::testing::Test {};
-TYPED_TEST_SUITE(NativeTransformGpu, ksync::test::value_types);
+KSYNC_TYPED_SUITE(NativeTransformGpu, ksync::test::value_types);
 
 TYPED_TEST(NativeTransformGpu, OutOfPlaceInPlaceAndMisalignedMatchTheReference) {
   KSYNC_REQUIRE_GPU();
