@@ -29,9 +29,9 @@
 #pragma once
 
 #include <ksync/cg_types.hpp>
+#include <ksync/detail/bridge/cg.hpp>
 #include <ksync/detail/cg/forms.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/detail/native_bridge.hpp>
 #include <ksync/stencil.hpp>
 
 #include <cstdint>
@@ -89,7 +89,7 @@ cg_result solve_native(const ExecutionSpace& exec, const Operator& op,
   check_contiguous(where, "b", b);
   check_contiguous(where, "x", x);
   if constexpr (std::is_same_v<Operator, poisson_2d>) {
-    return native_cg(exec, op.m, b.data(), x.data(), form, options);
+    return native_cg(exec, op.m, b, x, form, options);
   } else {
     return {};  // not reached: refused above
   }

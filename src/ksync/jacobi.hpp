@@ -19,9 +19,9 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/bridge/jacobi.hpp>
 #include <ksync/detail/jacobi/forms.hpp>
 #include <ksync/detail/jacobi/sweep.hpp>
-#include <ksync/detail/native_bridge.hpp>
 #include <ksync/types.hpp>
 
 #include <cstdint>
@@ -70,13 +70,9 @@ View jacobi(const ExecutionSpace& exec, const View& u, const View& scratch, int 
                            " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda and ksync built with its "
                            "native half, not ",
                            ExecutionSpace::name());
-#if KSYNC_NATIVE_BRIDGE
-    if constexpr (detail::has_native_bridge<ExecutionSpace>) {
-      detail::check_argument(u.span_is_contiguous() && scratch.span_is_contiguous(), where, "form = ", to_string(form),
-                             " needs contiguous Views");
-      (void)ksync::cuda::jacobi(exec.cuda_stream(), u.data(), scratch.data(), n, phases, form);
-    }
-#endif
+    detail::check_argument(u.span_is_contiguous() && scratch.span_is_contiguous(), where, "form = ", to_string(form),
+                           " needs contiguous Views");
+    detail::native_jacobi(exec, u, scratch, phases, form);
     return result;
   }
   if (n == 0 || phases == 0) return result;

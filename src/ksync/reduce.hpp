@@ -28,9 +28,9 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/bridge/reduce.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>
-#include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/packs.hpp>
 #include <ksync/detail/reduce/strategies.hpp>
 #include <ksync/types.hpp>
@@ -167,7 +167,7 @@ void reduce_into(const ExecutionSpace& exec, const DataView& data, reduce_op op,
   check_native_reachable<ExecutionSpace, T>(where, strategy);
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
-    native_reduce(exec, data.data(), data.extent(0), op, strategy, target);
+    native_reduce(exec, data, op, strategy, target);
   } else {
     const char* label = op == reduce_op::sum   ? "ksync::reduce::sum"
                         : op == reduce_op::min ? "ksync::reduce::min"
@@ -188,7 +188,7 @@ void dot_into(const ExecutionSpace& exec, const XView& x, const YView& y, reduce
   if (is_native(strategy)) {
     check_contiguous(where, "x", x);
     check_contiguous(where, "y", y);
-    native_dot(exec, x.data(), y.data(), x.extent(0), strategy, target);
+    native_dot(exec, x, y, strategy, target);
   } else {
     fold_portable<T>("ksync::dot", exec, static_cast<std::int64_t>(x.extent(0)), ProductTerm<XView, YView>{x, y},
                      reduce_op::sum, strategy, target);
@@ -204,7 +204,7 @@ void transform_reduce_into(const ExecutionSpace& exec, const DataView& data, red
   check_native_reachable<ExecutionSpace, T>(where, strategy, /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
-    native_transform_reduce(exec, data.data(), data.extent(0), op, f, strategy, target);
+    native_transform_reduce(exec, data, op, f, strategy, target);
   } else {
     fold_portable<T>("ksync::transform_reduce", exec, static_cast<std::int64_t>(data.extent(0)),
                      TransformTerm<DataView, Transform>{data, f}, op, strategy, target);

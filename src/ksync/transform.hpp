@@ -12,8 +12,8 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/bridge/transform.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/transform/strategies.hpp>
 #include <ksync/types.hpp>
 
@@ -53,11 +53,7 @@ void transform(const ExecutionSpace& exec, const InView& in, const OutView& out,
                            ExecutionSpace::name(), ")");
     detail::check_contiguous(where, "in", in);
     detail::check_contiguous(where, "out", out);
-#if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
-    if constexpr (detail::has_native_bridge<ExecutionSpace>) {
-      ksync::cuda::transform(exec.cuda_stream(), in.data(), in.extent(0), out.data(), f);
-    }
-#endif
+    detail::native_transform(exec, in, out, f);
     return;
   }
   detail::portable_transform_strategies::dispatch(where, detail::portable_transform_choice(strategy),

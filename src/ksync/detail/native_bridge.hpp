@@ -1,13 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The bridge from ksync:: (Kokkos) to ksync::cuda:: (hand-written CUDA): when `exec` is Kokkos::Cuda and
-// this ksync was built with its native half, a native strategy runs ksync::cuda's kernel on exec's stream,
-// on the View's own memory. Operations with a user functor (transform_reduce, transform) need the calling
-// translation unit to be compiled as CUDA — always the case for Kokkos code on the CUDA backend.
-// Everywhere else the native strategies are rejected with std::invalid_argument before any work.
+// this ksync was built with its native half, a native strategy or form runs ksync::cuda's kernel on exec's
+// stream, on the Views' own memory. Everywhere else it is refused with std::invalid_argument before any
+// work (check_native_reachable and each operation's own checks).
+//
+// This file holds what every bridge shares: whether the bridge exists, the checks, where a result lands,
+// and the mailbox a blocking value comes home through. Each operation with a native twin has one bridge
+// file in detail/bridge/ (reduce.hpp: reduce, dot, transform_reduce; transform.hpp; jacobi.hpp; cg.hpp),
+// all of one shape, selected by overloading on the execution space:
+//   template <class ExecutionSpace, class... Arguments>
+//   void native_<op>(const ExecutionSpace&, const Arguments&...);   // never reached: unreachable_bridge
+//   #if KSYNC_NATIVE_BRIDGE
+//   template <class View, ...>                                     // the Views, as the caller holds them
+//   void native_<op>(const Kokkos::Cuda& exec, const View&, ...);  // ksync::cuda::<op> on exec.cuda_stream()
+//   #endif
+// The Kokkos::Cuda overload takes every argument as the caller passes it (by const reference; a result by
+// reference), so that it is the more specialized of two equal matches: an argument that had to convert
+// would rank the generic overload above it.
+// Operations with a user functor (transform_reduce, transform) define the Kokkos::Cuda overload only in
+// translation units compiled as CUDA — always the case for Kokkos code on the CUDA backend.
 #pragma once
 
-#include <ksync/cg_types.hpp>
 #include <ksync/config.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/types.hpp>
@@ -23,14 +37,8 @@
 #if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
 #define KSYNC_NATIVE_BRIDGE 1
 #include <ksync/cuda/detail/mailbox.hpp>
-#include <ksync/cuda/device/cg.hpp>
-#include <ksync/cuda/device/jacobi.hpp>
-#include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device/reduce.hpp>  // blocking_result, result_is_one_store
 #include <ksync/cuda/value_types.hpp>
-#if defined(__CUDACC__)
-#include <ksync/cuda/device/reduce.cuh>
-#include <ksync/cuda/device/transform.cuh>
-#endif
 #else
 #define KSYNC_NATIVE_BRIDGE 0
 #endif
@@ -113,99 +121,40 @@ inline constexpr bool has_native_mailbox =
 // the mailbox slot itself (mapped host memory the GPU writes: Kokkos' reductions store their result with
 // plain stores, or copy it there); the value comes back as soon as the GPU has written it.
 template <class T, class ExecutionSpace, class Fold>
-T blocking_through_mailbox(const ExecutionSpace& exec, Fold&& fold) {
-#if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_mailbox<ExecutionSpace, T>) {
-    return ksync::cuda::detail::blocking_result<T>(exec.cuda_stream(), /*direct=*/true, [&](T* mailbox_slot) {
-      Kokkos::View<T, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(mailbox_slot);
-      fold(slot);
-    });
-  }
-#endif
-  (void)exec, (void)fold;
+T blocking_through_mailbox(const ExecutionSpace& /*exec*/, Fold&& /*fold*/) {
   unreachable_bridge("ksync::blocking_through_mailbox");
 }
 
-// A post to exec's stream's mailbox and the wait for it (ksync/cuda/detail/mailbox.hpp), for values the
-// host looks at between batches of work (ksync::cg's convergence checks).
-template <class ExecutionSpace>
-std::uint32_t native_post(const ExecutionSpace& exec, const void* device_source, std::size_t bytes) {
 #if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_bridge<ExecutionSpace>) {
-    return ksync::cuda::detail::post(exec.cuda_stream(), device_source, bytes).epoch;
-  }
+template <class T, class Fold>
+  requires ksync::cuda::is_value_type_v<T>
+T blocking_through_mailbox(const Kokkos::Cuda& exec, Fold&& fold) {
+  return ksync::cuda::detail::blocking_result<T>(exec.cuda_stream(), /*direct=*/true, [&](T* mailbox_slot) {
+    Kokkos::View<T, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(mailbox_slot);
+    fold(slot);
+  });
+}
 #endif
-  (void)exec, (void)device_source, (void)bytes;
+
+// A post to exec's stream's mailbox and the wait for it (ksync/cuda/detail/mailbox.hpp), for values the
+// host looks at between batches of work (ksync::cg's convergence checks), in the bridge files' shape.
+template <class ExecutionSpace>
+std::uint32_t native_post(const ExecutionSpace& /*exec*/, const void* /*device_source*/, std::size_t /*bytes*/) {
   unreachable_bridge("ksync::native_post");
 }
-
 template <class ExecutionSpace>
-void native_wait(const ExecutionSpace& exec, std::uint32_t ticket, void* destination, std::size_t bytes) {
-#if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_bridge<ExecutionSpace>) {
-    ksync::cuda::detail::wait(exec.cuda_stream(), {ticket}, destination, bytes);
-    return;
-  }
-#endif
-  (void)exec, (void)ticket, (void)destination, (void)bytes;
+void native_wait(const ExecutionSpace& /*exec*/, std::uint32_t /*ticket*/, void* /*destination*/,
+                 std::size_t /*bytes*/) {
   unreachable_bridge("ksync::native_wait");
 }
 
-// ksync::cuda::cg on exec's stream: the native CG forms from ksync::cg (built-in Poisson operator only).
-template <class ExecutionSpace, class T>
-cg_result native_cg(const ExecutionSpace& exec, std::int64_t m, const T* b, T* x, cg_form form,
-                    const cg_options& options) {
 #if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_bridge<ExecutionSpace>) {
-    return ksync::cuda::cg(exec.cuda_stream(), m, b, x, form, options);
-  }
-#endif
-  (void)exec, (void)m, (void)b, (void)x, (void)form, (void)options;
-  unreachable_bridge("ksync::cg");
+inline std::uint32_t native_post(const Kokkos::Cuda& exec, const void* device_source, std::size_t bytes) {
+  return ksync::cuda::detail::post(exec.cuda_stream(), device_source, bytes).epoch;
 }
-
-template <class ExecutionSpace, class T, class Result>
-void native_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy,
-                   Result& result) {
-#if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, strategy, result,
-                   [&](T* target) { ksync::cuda::reduce(stream, data, n, op, strategy, target); });
-    return;
-  }
-#endif
-  (void)exec, (void)data, (void)n, (void)op, (void)strategy, (void)result;
-  unreachable_bridge("ksync::reduce");
+inline void native_wait(const Kokkos::Cuda& exec, std::uint32_t ticket, void* destination, std::size_t bytes) {
+  ksync::cuda::detail::wait(exec.cuda_stream(), {ticket}, destination, bytes);
 }
-
-template <class ExecutionSpace, class T, class Result>
-void native_dot(const ExecutionSpace& exec, const T* x, const T* y, std::size_t n, reduce_strategy strategy,
-                Result& result) {
-#if KSYNC_NATIVE_BRIDGE
-  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, strategy, result, [&](T* target) { ksync::cuda::dot(stream, x, y, n, strategy, target); });
-    return;
-  }
 #endif
-  (void)exec, (void)x, (void)y, (void)n, (void)strategy, (void)result;
-  unreachable_bridge("ksync::dot");
-}
-
-template <class ExecutionSpace, class T, class Transform, class Result>
-void native_transform_reduce(const ExecutionSpace& exec, const T* data, std::size_t n, reduce_op op, const Transform& f,
-                             reduce_strategy strategy, Result& result) {
-#if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
-  if constexpr (has_native_bridge<ExecutionSpace> && ksync::cuda::is_value_type_v<T>) {
-    const cudaStream_t stream = exec.cuda_stream();
-    into_result<T>(stream, strategy, result,
-                   [&](T* target) { ksync::cuda::transform_reduce(stream, data, n, op, f, strategy, target); });
-    return;
-  }
-#endif
-  (void)exec, (void)data, (void)n, (void)op, (void)f, (void)strategy, (void)result;
-  unreachable_bridge("ksync::transform_reduce");
-}
 
 }  // namespace ksync::detail
