@@ -162,7 +162,7 @@ struct advance {
 // (split_for_host). A lane reads the state and picks its buffers once, not once per index: the state's
 // eight fields are reloaded per index otherwise, since the stores to the vectors may alias them. Fewer
 // lanes than indices on small grids leave too few threads to hide the latencies; one index per lane on
-// large ones rereads the state too often (docs/solvers.md has the measurements behind 2^16 and four).
+// large ones rereads the state too often (docs/solvers.md: how 2^16 and four were chosen).
 struct lane_split {
   std::int64_t n;
   std::int64_t lanes;
