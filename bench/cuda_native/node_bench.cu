@@ -28,10 +28,10 @@
 
 namespace {
 
-using ksync::cuda::device_group;
-using ksync::cuda::distributed_buffer;
-using ksync::cuda::node_combine;
-using ksync::cuda::peer_policy;
+using ksync::cuda::node::combine_strategy;
+using ksync::cuda::node::device_group;
+using ksync::cuda::node::distributed_buffer;
+using ksync::cuda::node::peer_policy;
 
 enum class direction { zero_to_one, one_to_zero, both };
 
@@ -45,7 +45,7 @@ void time_peer_copy(benchmark::State& state, peer_policy policy, direction way) 
   const std::size_t words = bytes / sizeof(std::int32_t);     // every size here is a multiple of 4
   distributed_buffer<std::int32_t> source(group, 2 * words);  // `bytes` on each GPU
   distributed_buffer<std::int32_t> target(group, 2 * words);
-  std::vector<ksync::cuda::copy_request> copies;  // both ways: one call, so the two directions overlap
+  std::vector<ksync::cuda::node::copy_request> copies;  // both ways: one call, so the two directions overlap
   if (way != direction::one_to_zero)
     copies.push_back({.to_rank = 1, .dst = target.part(1), .from_rank = 0, .src = source.part(0), .bytes = bytes});
   if (way != direction::zero_to_one)
@@ -58,10 +58,10 @@ void time_peer_copy(benchmark::State& state, peer_policy policy, direction way) 
   const auto moved = static_cast<std::int64_t>(way == direction::both ? 2 * bytes : bytes);
   ksync::bench::time_on_stream(state, group.stream(0), moved, run);
   state.counters["bytes"] = static_cast<double>(bytes);
-  state.SetLabel(std::string(ksync::cuda::to_string(group.path(0, 1))));
+  state.SetLabel(std::string(ksync::cuda::node::to_string(group.path(0, 1))));
 }
 
-void time_node_reduce(benchmark::State& state, node_combine combine, int gpus) {
+void time_node_reduce(benchmark::State& state, combine_strategy combine, int gpus) {
   const auto n = static_cast<std::size_t>(state.range(0));
   device_group group = device_group::first(gpus);
   distributed_buffer<float> data(group, n);
@@ -79,7 +79,7 @@ void time_node_reduce(benchmark::State& state, node_combine combine, int gpus) {
   group.synchronize();
   const auto run = [&] {
     group.fork_from(0);
-    ksync::cuda::reduce(group, data, ksync::reduce_op::sum, combine, std::span<float* const>(targets));
+    ksync::cuda::node::reduce(group, data, ksync::reduce_op::sum, combine, std::span<float* const>(targets));
     group.join_into(0);
   };
   ksync::bench::time_on_stream(state, group.stream(0), static_cast<std::int64_t>(n * sizeof(float)), run);
@@ -105,7 +105,7 @@ void time_node_pipeline(benchmark::State& state, int gpus, bool smoke) {
   for (std::size_t i = 0; i < n; ++i)
     in.data()[i] = static_cast<float>(i % 1024);
   const std::size_t chunk = smoke ? std::size_t{1} << 12 : std::size_t{1} << 20;  // 4 MiB
-  ksync::cuda::node_pipeline_plan<float> plan(group, n, {.chunk_elements = chunk, .streams = 4});
+  ksync::cuda::node::pipeline_plan<float> plan(group, n, {.chunk_elements = chunk, .streams = 4});
   const std::span<const float> input(in.span());
   (void)plan.run(input, out.span(), scale_by_two{});  // warm-up: module loading on every GPU, first touch
   for (auto _ : state)
@@ -139,11 +139,11 @@ void ksync::bench::register_node_benchmarks(bool smoke) {
   const std::vector<std::int64_t> reduce_sizes =
       smoke ? std::vector<std::int64_t>{1 << 12}
             : std::vector<std::int64_t>{1 << 20, 1 << 24, std::int64_t{1} << 28, std::int64_t{1} << 30};
-  for (const auto combine : {node_combine::peer_gather, node_combine::nccl}) {
-    if (combine == node_combine::nccl && !ksync::cuda::has_nccl()) continue;
+  for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+    if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
     for (const int gpus : gpu_counts) {
       auto* rows = benchmark::RegisterBenchmark(
-          "native/node/reduce/" + std::string(ksync::cuda::to_string(combine)) + "/gpus:" + std::to_string(gpus),
+          "native/node/reduce/" + std::string(ksync::cuda::node::to_string(combine)) + "/gpus:" + std::to_string(gpus),
           time_node_reduce, combine, gpus);
       for (const auto n : reduce_sizes)
         rows->Arg(n);

@@ -16,7 +16,7 @@
 //                                                blocking: ksync::pipeline over this rank's n elements; the
 //                                                configuration must agree on every rank; returns the seconds
 //                                                of the slowest rank.
-// For results that stay on the GPU, NCCL is the engine: ksync::cuda::reduce(nccl_communicator, ...)
+// For results that stay on the GPU, NCCL is the engine: ksync::cuda::node::reduce(nccl_communicator, ...)
 // (ksync/cuda/node/nccl.hpp, ksync/cuda/node/mpi.hpp).
 #pragma once
 

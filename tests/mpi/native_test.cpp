@@ -45,7 +45,7 @@ TEST(MpiDevice, ARankWithoutAGpuStopsEveryRank) {
 
 TEST(MpiGpu, NcclReduceLeavesTheGlobalValueOnEveryRanksGpu) {
   if (!every_rank_has_a_gpu()) GTEST_SKIP() << "ksync-skip: needs a CUDA GPU for every rank";
-  if (!ksync::cuda::has_nccl()) GTEST_SKIP() << "ksync-skip: this build has no NCCL";
+  if (!ksync::cuda::node::has_nccl()) GTEST_SKIP() << "ksync-skip: this build has no NCCL";
   const int device = ksync::cuda::mpi::select_device(MPI_COMM_WORLD);
   EXPECT_EQ(device, ksync::mpi::local_rank(MPI_COMM_WORLD));
   const auto communicator = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
@@ -59,7 +59,7 @@ TEST(MpiGpu, NcclReduceLeavesTheGlobalValueOnEveryRanksGpu) {
   const ksync::cuda::device_buffer<std::int64_t> result(1);
   const ksync::cuda::stream stream;
   for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
-    ksync::cuda::reduce(communicator, stream.get(), data.data(), n, op, result.data());
+    ksync::cuda::node::reduce(communicator, stream.get(), data.data(), n, op, result.data());
     stream.synchronize();
     // Every rank's part: (i % 1000) + r for i < 2^20 + r.
     std::int64_t expected = op == reduce_op::sum ? 0 : op == reduce_op::min ? 0 : 999 + ranks - 1;

@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-namespace ksync::cuda {
+namespace ksync::cuda::node {
 
 // A staged copy goes through two pinned buffers so the device-to-host copy of chunk k + 1 overlaps the
 // host-to-device copy of chunk k. Each link (ordered pair of ranks) has its own two streams — downloads on
@@ -36,7 +36,7 @@ constexpr std::size_t scratch_slot_bytes = 8;  // one value of the widest suppor
 }  // namespace
 
 device_group::device_group(std::vector<int> devices, peer_policy policy) : devices_(std::move(devices)) {
-  const char* where = "ksync::cuda::device_group";
+  const char* where = "ksync::cuda::node::device_group";
   detail::check_argument(!devices_.empty(), where, "devices is empty: a group needs at least one GPU");
   const int visible = visible_device_count();
   for (std::size_t r = 0; r < devices_.size(); ++r) {
@@ -78,7 +78,7 @@ std::size_t device_group::path_index(int from_rank, int to_rank) const noexcept 
 
 device_group device_group::first(int count, peer_policy policy) {
   const int visible = visible_device_count();
-  detail::check_argument(count >= 1 && count <= visible, "ksync::cuda::device_group::first", "count = ", count,
+  detail::check_argument(count >= 1 && count <= visible, "ksync::cuda::node::device_group::first", "count = ", count,
                          " GPU(s) requested but ", visible, " visible to this process");
   std::vector<int> devices(static_cast<std::size_t>(count));
   for (int r = 0; r < count; ++r)
@@ -96,28 +96,28 @@ void device_group::check_rank(const char* where, const char* name, int rank) con
 }
 
 int device_group::device(int rank) const {
-  check_rank("ksync::cuda::device_group::device", "rank", rank);
+  check_rank("ksync::cuda::node::device_group::device", "rank", rank);
   return devices_[static_cast<std::size_t>(rank)];
 }
 
 cudaStream_t device_group::stream(int rank) const {
-  check_rank("ksync::cuda::device_group::stream", "rank", rank);
+  check_rank("ksync::cuda::node::device_group::stream", "rank", rank);
   return streams_[static_cast<std::size_t>(rank)].get();
 }
 
 copy_path device_group::path(int from_rank, int to_rank) const {
-  check_rank("ksync::cuda::device_group::path", "from_rank", from_rank);
-  check_rank("ksync::cuda::device_group::path", "to_rank", to_rank);
+  check_rank("ksync::cuda::node::device_group::path", "from_rank", from_rank);
+  check_rank("ksync::cuda::node::device_group::path", "to_rank", to_rank);
   return paths_[path_index(from_rank, to_rank)];
 }
 
 void* device_group::scratch(int rank) const {
-  check_rank("ksync::cuda::device_group::scratch", "rank", rank);
+  check_rank("ksync::cuda::node::device_group::scratch", "rank", rank);
   return scratch_[static_cast<std::size_t>(rank)].get();
 }
 
 void device_group::fork_from(int from_rank) {
-  check_rank("ksync::cuda::device_group::fork_from", "from_rank", from_rank);
+  check_rank("ksync::cuda::node::device_group::fork_from", "from_rank", from_rank);
   const auto from = static_cast<std::size_t>(from_rank);
   tails_[from].record(streams_[from].get());
   for (std::size_t r = 0; r < streams_.size(); ++r)
@@ -125,7 +125,7 @@ void device_group::fork_from(int from_rank) {
 }
 
 void device_group::join_into(int into_rank) {
-  check_rank("ksync::cuda::device_group::join_into", "into_rank", into_rank);
+  check_rank("ksync::cuda::node::device_group::join_into", "into_rank", into_rank);
   const auto into = static_cast<std::size_t>(into_rank);
   for (std::size_t r = 0; r < streams_.size(); ++r) {
     if (r == into) continue;
@@ -146,7 +146,7 @@ copy_path device_group::copy(int to_rank, void* dst, int from_rank, const void* 
 }
 
 void device_group::copy(std::span<const copy_request> copies) {
-  const char* where = "ksync::cuda::device_group::copy";
+  const char* where = "ksync::cuda::node::device_group::copy";
   std::vector<char> involved(devices_.size(), 0);
   std::vector<copy_request> peer;
   std::vector<copy_request> staged;
@@ -249,4 +249,4 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
     links[i]->drained[links[i]->next_slot ^ 1U]->make_wait(streams_[static_cast<std::size_t>(copies[i].to_rank)].get());
 }
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node

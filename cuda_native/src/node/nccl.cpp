@@ -68,7 +68,7 @@ void nccl_state_deleter::operator()(nccl_state* state) const noexcept {
 }
 
 template <class T>
-void nccl_all_reduce_in_place(device_group& group, std::span<T* const> buffers, reduce_op op) {
+void nccl_all_reduce_in_place(node::device_group& group, std::span<T* const> buffers, reduce_op op) {
 #if KSYNC_HAS_NCCL
   auto& comms = group.nccl().comms;
   KSYNC_NCCL_CHECK(ncclGroupStart());
@@ -78,23 +78,25 @@ void nccl_all_reduce_in_place(device_group& group, std::span<T* const> buffers, 
   KSYNC_NCCL_CHECK(ncclGroupEnd());
 #else
   (void)group, (void)buffers, (void)op;
-  no_nccl("ksync::cuda::reduce (node_combine::nccl)");
+  no_nccl("ksync::cuda::node::reduce (combine_strategy::nccl)");
 #endif
 }
 
 template <class T>
-void nccl_all_reduce_in_place(const nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
+void nccl_all_reduce_in_place(const node::nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
                               reduce_op op) {
 #if KSYNC_HAS_NCCL
   KSYNC_NCCL_CHECK(ncclAllReduce(data, data, count, nccl_type<T>(), nccl_op(op),
                                  static_cast<ncclComm_t>(comm.native_handle()), stream));
 #else
   (void)comm, (void)stream, (void)data, (void)count, (void)op;
-  no_nccl("ksync::cuda::reduce (nccl_communicator)");
+  no_nccl("ksync::cuda::node::reduce (nccl_communicator)");
 #endif
 }
 
 }  // namespace detail
+
+namespace node {
 
 bool has_nccl() noexcept {
   return KSYNC_HAS_NCCL != 0;
@@ -110,7 +112,7 @@ detail::nccl_state& device_group::nccl() const {
   }
   return *nccl_;
 #else
-  detail::no_nccl("ksync::cuda::device_group::nccl");
+  detail::no_nccl("ksync::cuda::node::device_group::nccl");
 #endif
 }
 
@@ -122,14 +124,14 @@ nccl_communicator::id_bytes nccl_communicator::unique_id() {
   static_assert(sizeof(id) == sizeof(bytes), "NCCL_UNIQUE_ID_BYTES is no longer 128");
   std::memcpy(bytes.data(), &id, sizeof(id));
 #else
-  detail::no_nccl("ksync::cuda::nccl_communicator::unique_id");
+  detail::no_nccl("ksync::cuda::node::nccl_communicator::unique_id");
 #endif
   return bytes;
 }
 
 nccl_communicator::nccl_communicator(const id_bytes& id, int ranks, int rank) : ranks_(ranks), rank_(rank) {
-  detail::check_argument(ranks >= 1 && rank >= 0 && rank < ranks, "ksync::cuda::nccl_communicator", "rank = ", rank,
-                         " and ranks = ", ranks, ": need 0 <= rank < ranks");
+  detail::check_argument(ranks >= 1 && rank >= 0 && rank < ranks, "ksync::cuda::node::nccl_communicator",
+                         "rank = ", rank, " and ranks = ", ranks, ": need 0 <= rank < ranks");
 #if KSYNC_HAS_NCCL
   ncclUniqueId unique;
   std::memcpy(&unique, id.data(), sizeof(unique));
@@ -139,7 +141,7 @@ nccl_communicator::nccl_communicator(const id_bytes& id, int ranks, int rank) : 
   state_.reset(state.release());
 #else
   (void)id;
-  detail::no_nccl("ksync::cuda::nccl_communicator");
+  detail::no_nccl("ksync::cuda::node::nccl_communicator");
 #endif
 }
 
@@ -157,17 +159,19 @@ void* nccl_communicator::native_handle() const noexcept {
 
 template <class T>
 void reduce(const nccl_communicator& comm, cudaStream_t stream, const T* data, std::size_t n, reduce_op op, T* result) {
-  detail::check_argument(result != nullptr, "ksync::cuda::reduce (nccl_communicator)", "result is null");
-  reduce(stream, data, n, op, reduce_strategy::automatic, result);
+  detail::check_argument(result != nullptr, "ksync::cuda::node::reduce (nccl_communicator)", "result is null");
+  ksync::cuda::reduce(stream, data, n, op, reduce_strategy::automatic, result);
   detail::nccl_all_reduce_in_place(comm, stream, result, 1, op);
 }
 
+}  // namespace node
+
 // NOLINTBEGIN(bugprone-macro-parentheses): T names a type in template arguments, where parentheses cannot go
-#define KSYNC_NCCL_INSTANTIATE(T)                                                                            \
-  template void detail::nccl_all_reduce_in_place<T>(device_group&, std::span<T* const>, reduce_op);          \
-  template void detail::nccl_all_reduce_in_place<T>(const nccl_communicator&, cudaStream_t, T*, std::size_t, \
-                                                    reduce_op);                                              \
-  template void reduce<T>(const nccl_communicator&, cudaStream_t, const T*, std::size_t, reduce_op, T*);
+#define KSYNC_NCCL_INSTANTIATE(T)                                                                                  \
+  template void detail::nccl_all_reduce_in_place<T>(node::device_group&, std::span<T* const>, reduce_op);          \
+  template void detail::nccl_all_reduce_in_place<T>(const node::nccl_communicator&, cudaStream_t, T*, std::size_t, \
+                                                    reduce_op);                                                    \
+  template void node::reduce<T>(const node::nccl_communicator&, cudaStream_t, const T*, std::size_t, reduce_op, T*);
 KSYNC_NCCL_INSTANTIATE(std::int32_t)
 KSYNC_NCCL_INSTANTIATE(std::int64_t)
 KSYNC_NCCL_INSTANTIATE(float)

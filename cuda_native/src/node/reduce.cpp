@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace ksync::cuda {
+namespace ksync::cuda::node {
 
 template <class T>
 distributed_buffer<T>::distributed_buffer(const device_group& group, std::size_t n)
@@ -42,8 +42,9 @@ T* distributed_buffer<T>::part(int rank) const {
 
 template <class T>
 std::size_t distributed_buffer<T>::part_size(int rank) const {
-  detail::check_argument(rank >= 0 && rank < static_cast<int>(offsets_.size()) - 1, "ksync::cuda::distributed_buffer",
-                         "rank = ", rank, " but the buffer has ", offsets_.size() - 1, " part(s)");
+  detail::check_argument(rank >= 0 && rank < static_cast<int>(offsets_.size()) - 1,
+                         "ksync::cuda::node::distributed_buffer", "rank = ", rank, " but the buffer has ",
+                         offsets_.size() - 1, " part(s)");
   return offsets_[static_cast<std::size_t>(rank) + 1] - offsets_[static_cast<std::size_t>(rank)];
 }
 
@@ -61,12 +62,12 @@ int distributed_buffer<T>::device(int rank) const {
 
 template <class T>
 void distributed_buffer<T>::scatter_from(std::span<const T> host) {
-  exchange_with_host("ksync::cuda::distributed_buffer::scatter_from", host);
+  exchange_with_host("ksync::cuda::node::distributed_buffer::scatter_from", host);
 }
 
 template <class T>
 void distributed_buffer<T>::gather_to(std::span<T> host) const {
-  exchange_with_host("ksync::cuda::distributed_buffer::gather_to", host);
+  exchange_with_host("ksync::cuda::node::distributed_buffer::gather_to", host);
 }
 
 // Host -> parts for a span of const T (scatter_from), parts -> host otherwise (gather_to); blocking.
@@ -102,7 +103,7 @@ void combine_by_peer_gather(device_group& group, const distributed_buffer<T>& da
   for (int r = 0; r < count; ++r) {
     const detail::device_guard on(group.device(r));
     T* partial = r == 0 ? scratch_slot<T>(group, 0, 0) : scratch_slot<T>(group, r, count);
-    reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, partial);
+    ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, partial);
   }
   std::vector<copy_request> gather;  // each copy follows its rank's reduction; stream(0) waits for them all
   for (int r = 1; r < count; ++r)
@@ -115,8 +116,8 @@ void combine_by_peer_gather(device_group& group, const distributed_buffer<T>& da
   T* result = results[0] != nullptr ? results[0] : scratch_slot<T>(group, 0, count);
   {
     const detail::device_guard on(group.device(0));
-    reduce(group.stream(0), scratch_slot<T>(group, 0, 0), static_cast<std::size_t>(count), op,
-           reduce_strategy::automatic, result);
+    ksync::cuda::reduce(group.stream(0), scratch_slot<T>(group, 0, 0), static_cast<std::size_t>(count), op,
+                        reduce_strategy::automatic, result);
   }
   std::vector<copy_request> broadcast;
   for (int r = 1; r < count; ++r)
@@ -138,7 +139,8 @@ void combine_by_nccl(device_group& group, const distributed_buffer<T>& data, red
     const auto rank = static_cast<std::size_t>(r);
     buffers[rank] = results[rank] != nullptr ? results[rank] : scratch_slot<T>(group, r, count);
     const detail::device_guard on(group.device(r));
-    reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, buffers[rank]);
+    ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic,
+                        buffers[rank]);
   }
   detail::nccl_all_reduce_in_place(group, std::span<T* const>(buffers), op);
 }
@@ -146,9 +148,9 @@ void combine_by_nccl(device_group& group, const distributed_buffer<T>& data, red
 }  // namespace
 
 template <class T>
-void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, node_combine combine,
+void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, combine_strategy combine,
             std::span<T* const> results) {
-  const char* where = "ksync::cuda::reduce (device_group)";
+  const char* where = "ksync::cuda::node::reduce (device_group)";
   detail::check_argument(data.parts() == group.size(), where, "data has ", data.parts(), " part(s) but the group has ",
                          group.size(), " rank(s)");
   detail::check_argument(results.size() == static_cast<std::size_t>(group.size()), where,
@@ -164,9 +166,9 @@ void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op
                            "results[", r, "] = ", static_cast<const void*>(target),
                            " is not device memory of the group's rank ", r, " (device ", group.device(r), ")");
   }
-  detail::check_argument(combine != node_combine::nccl || has_nccl(), where,
+  detail::check_argument(combine != combine_strategy::nccl || has_nccl(), where,
                          "combine = nccl but this build of ksync has no NCCL");
-  if (combine == node_combine::nccl) {
+  if (combine == combine_strategy::nccl) {
     combine_by_nccl(group, data, op, results);
   } else {
     combine_by_peer_gather(group, data, op, results);
@@ -174,7 +176,7 @@ void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op
 }
 
 template <class T>
-T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, node_combine combine) {
+T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, combine_strategy combine) {
   std::vector<T*> results(static_cast<std::size_t>(group.size()), nullptr);
   results[0] = scratch_slot<T>(group, 0, group.size());
   reduce(group, data, op, combine, std::span<T* const>(results));
@@ -188,10 +190,11 @@ T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, n
 }
 
 // NOLINTBEGIN(bugprone-macro-parentheses): T names a type in template arguments, where parentheses cannot go
-#define KSYNC_NODE_REDUCE(T)                                                                                          \
-  template class distributed_buffer<T>;                                                                               \
-  template void reduce<T>(device_group&, const distributed_buffer<T>&, reduce_op, node_combine, std::span<T* const>); \
-  template T reduce<T>(device_group&, const distributed_buffer<T>&, reduce_op, node_combine);
+#define KSYNC_NODE_REDUCE(T)                                                                        \
+  template class distributed_buffer<T>;                                                             \
+  template void reduce<T>(device_group&, const distributed_buffer<T>&, reduce_op, combine_strategy, \
+                          std::span<T* const>);                                                     \
+  template T reduce<T>(device_group&, const distributed_buffer<T>&, reduce_op, combine_strategy);
 KSYNC_NODE_REDUCE(std::int32_t)
 KSYNC_NODE_REDUCE(std::int64_t)
 KSYNC_NODE_REDUCE(float)
@@ -199,4 +202,4 @@ KSYNC_NODE_REDUCE(double)
 #undef KSYNC_NODE_REDUCE
 // NOLINTEND(bugprone-macro-parentheses)
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node

@@ -25,11 +25,11 @@
 namespace {
 
 using ksync::reduce_op;
-using ksync::cuda::copy_path;
-using ksync::cuda::device_group;
-using ksync::cuda::distributed_buffer;
-using ksync::cuda::node_combine;
-using ksync::cuda::peer_policy;
+using ksync::cuda::node::combine_strategy;
+using ksync::cuda::node::copy_path;
+using ksync::cuda::node::device_group;
+using ksync::cuda::node::distributed_buffer;
+using ksync::cuda::node::peer_policy;
 
 TEST(DeviceGroupArguments, FewerGpusThanRequestedIsAClearError) {
   const int visible = ksync::cuda::visible_device_count();
@@ -70,7 +70,7 @@ TEST(NodeGpu, CopiesBetweenGpusByBothPathsArriveWhole) {
     std::vector<float> back(2 * n);
     a.gather_to(back);
     EXPECT_TRUE(std::equal(host.begin(), host.end(), back.begin() + static_cast<std::ptrdiff_t>(n)))
-        << "path " << ksync::cuda::to_string(group.path(0, 1));
+        << "path " << ksync::cuda::node::to_string(group.path(0, 1));
   }
 }
 
@@ -84,7 +84,7 @@ TEST(NodeGpu, AnExchangeBothWaysInOneCallSwapsTheParts) {
     distributed_buffer<std::int32_t> source(group, 2 * n);
     distributed_buffer<std::int32_t> target(group, 2 * n);
     source.scatter_from(host);
-    const std::vector<ksync::cuda::copy_request> exchange{
+    const std::vector<ksync::cuda::node::copy_request> exchange{
         {.to_rank = 1, .dst = target.part(1), .from_rank = 0, .src = source.part(0), .bytes = n * 4},
         {.to_rank = 0, .dst = target.part(0), .from_rank = 1, .src = source.part(1), .bytes = n * 4}};
     group.copy(exchange);
@@ -93,7 +93,7 @@ TEST(NodeGpu, AnExchangeBothWaysInOneCallSwapsTheParts) {
     target.gather_to(swapped);
     std::vector<std::int32_t> expected(host.begin() + static_cast<std::ptrdiff_t>(n), host.end());
     expected.insert(expected.end(), host.begin(), host.begin() + static_cast<std::ptrdiff_t>(n));
-    EXPECT_EQ(swapped, expected) << "path " << ksync::cuda::to_string(group.path(0, 1));
+    EXPECT_EQ(swapped, expected) << "path " << ksync::cuda::node::to_string(group.path(0, 1));
   }
 }
 
@@ -130,7 +130,7 @@ TEST(NodeGpu, CopiesWaitForEarlierWorkOnBothGpusAndLaterWorkWaitsForThem) {
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i)
       wrong += back[n + i] != 0.5f + static_cast<float>(i) ? 1 : 0;
-    EXPECT_EQ(wrong, 0u) << "path " << ksync::cuda::to_string(group.path(0, 1));
+    EXPECT_EQ(wrong, 0u) << "path " << ksync::cuda::node::to_string(group.path(0, 1));
   }
 }
 
@@ -154,12 +154,12 @@ TEST(NodeGpu, ReduceAcrossGpusMatchesTheReferenceForEveryCombine) {
           host[i] = static_cast<std::int64_t>((i * 7919) % 100'003) - 50'000;
         distributed_buffer<std::int64_t> data(group, n);
         data.scatter_from(host);
-        for (const auto combine : {node_combine::peer_gather, node_combine::nccl}) {
-          if (combine == node_combine::nccl && !ksync::cuda::has_nccl()) continue;
+        for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+          if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
           for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
             SCOPED_TRACE(std::to_string(count) + " GPU(s), n = " + std::to_string(n) + ", " +
-                         std::string(ksync::cuda::to_string(combine)) + ", " + std::string(ksync::to_string(op)));
-            EXPECT_EQ(ksync::cuda::reduce(group, data, op, combine), host_fold(host, op));
+                         std::string(ksync::cuda::node::to_string(combine)) + ", " + std::string(ksync::to_string(op)));
+            EXPECT_EQ(ksync::cuda::node::reduce(group, data, op, combine), host_fold(host, op));
           }
         }
       }
@@ -175,14 +175,14 @@ TEST(NodeGpu, AsynchronousReduceLeavesTheValueOnEveryGpu) {
   distributed_buffer<double> data(group, n);
   data.scatter_from(host);
   distributed_buffer<double> results(group, 2);  // one value on each GPU
-  for (const auto combine : {node_combine::peer_gather, node_combine::nccl}) {
-    if (combine == node_combine::nccl && !ksync::cuda::has_nccl()) continue;
+  for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+    if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
     const std::vector<double*> targets{results.part(0), results.part(1)};
-    ksync::cuda::reduce(group, data, reduce_op::sum, combine, std::span<double* const>(targets));
+    ksync::cuda::node::reduce(group, data, reduce_op::sum, combine, std::span<double* const>(targets));
     group.synchronize();
     std::vector<double> values(2);
     results.gather_to(values);
-    EXPECT_EQ(values, std::vector<double>(2, 0.25 * n)) << ksync::cuda::to_string(combine);
+    EXPECT_EQ(values, std::vector<double>(2, 0.25 * n)) << ksync::cuda::node::to_string(combine);
   }
 }
 
@@ -195,7 +195,7 @@ TEST(NodeGpu, PipelineSplitAcrossGpusGivesTheReference) {
   ksync::cuda::pinned_buffer<float> out(n);
   for (std::size_t i = 0; i < n; ++i)
     in.data()[i] = static_cast<float>(i % 4096) - 7.0f;
-  ksync::cuda::node_pipeline_plan<float> plan(group, n, {.chunk_elements = std::size_t{1} << 18, .streams = 4});
+  ksync::cuda::node::pipeline_plan<float> plan(group, n, {.chunk_elements = std::size_t{1} << 18, .streams = 4});
   for (int repeat = 0; repeat < 2; ++repeat) {  // a plan runs again
     std::fill_n(out.data(), n, -1.0f);
     const auto report = plan.run(std::span<const float>(in.span()), out.span(), ksync::test::TwiceAndOne{});
@@ -214,14 +214,16 @@ TEST(NodeGpu, DataOrResultsOnTheWrongGpuAreRefusedBeforeAnyWork) {
   device_group group({0, 1});
   const device_group reversed({1, 0});
   const distributed_buffer<float> data(reversed, 8);
-  const std::string message = ksync::test::invalid_argument_message([&] { (void)ksync::cuda::reduce(group, data); });
+  const std::string message =
+      ksync::test::invalid_argument_message([&] { (void)ksync::cuda::node::reduce(group, data); });
   EXPECT_NE(message.find("data's part 0 is on device 1 but the group's rank 0 is device 0"), std::string::npos)
       << message;
   // A result slot on the wrong GPU: rank 0's result pointing into GPU 1's memory.
   const distributed_buffer<float> mine(group, 8);
   const std::vector<float*> results{mine.part(1), nullptr};
   const std::string wrong_result = ksync::test::invalid_argument_message([&] {
-    ksync::cuda::reduce(group, mine, reduce_op::sum, node_combine::peer_gather, std::span<float* const>(results));
+    ksync::cuda::node::reduce(group, mine, reduce_op::sum, combine_strategy::peer_gather,
+                              std::span<float* const>(results));
   });
   EXPECT_NE(wrong_result.find("results[0]"), std::string::npos) << wrong_result;
   EXPECT_NE(wrong_result.find("(device 0)"), std::string::npos) << wrong_result;
@@ -236,7 +238,8 @@ TEST(NodeGpu, MismatchedArgumentsAreClearErrors) {
   EXPECT_NE(scatter.find("host.size() = 11"), std::string::npos) << scatter;
   const std::vector<float*> results(2, nullptr);
   const std::string reduce = ksync::test::invalid_argument_message([&] {
-    ksync::cuda::reduce(group, data, reduce_op::sum, node_combine::peer_gather, std::span<float* const>(results));
+    ksync::cuda::node::reduce(group, data, reduce_op::sum, combine_strategy::peer_gather,
+                              std::span<float* const>(results));
   });
   EXPECT_NE(reduce.find("results.size() = 2"), std::string::npos) << reduce;
   const std::string rank = ksync::test::invalid_argument_message([&] { (void)group.stream(1); });

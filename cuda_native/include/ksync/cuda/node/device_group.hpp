@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::device_group — several GPUs of one node used together (seed 002's closing section): one
+// ksync::cuda::node::device_group — several GPUs of one node used together (seed 002's closing section): one
 // non-blocking stream per device, peer access enabled between every pair that supports it, and copies
 // between devices that go peer to peer (cudaMemcpyPeerAsync) where they can and are staged through pinned
 // host memory where they cannot. Which path a pair uses is decided once, when the group is made, and
@@ -26,7 +26,23 @@
 #include <string_view>
 #include <vector>
 
-namespace ksync::cuda {
+namespace ksync::cuda::detail {
+// Offsets of `parts` contiguous parts of n elements whose sizes differ by at most one: parts + 1 entries,
+// the first 0 and the last n (node::distributed_buffer, node::pipeline_plan).
+[[nodiscard]] inline std::vector<std::size_t> balanced_offsets(std::size_t n, std::size_t parts) {
+  std::vector<std::size_t> offsets(parts + 1);
+  for (std::size_t r = 0; r <= parts; ++r)
+    offsets[r] = n / parts * r + std::min(r, n % parts);
+  return offsets;
+}
+
+struct nccl_state;  // NCCL communicators, made on first use (src/node/nccl.cpp)
+struct nccl_state_deleter {
+  void operator()(nccl_state* state) const noexcept;
+};
+}  // namespace ksync::cuda::detail
+
+namespace ksync::cuda::node {
 
 enum class peer_policy {
   automatic,  // peer to peer where cudaDeviceCanAccessPeer says so, staged through the host elsewhere
@@ -47,22 +63,6 @@ struct copy_request {
   const void* src = nullptr;
   std::size_t bytes = 0;
 };
-
-namespace detail {
-// Offsets of `parts` contiguous parts of n elements whose sizes differ by at most one: parts + 1 entries,
-// the first 0 and the last n (distributed_buffer, node_pipeline_plan).
-[[nodiscard]] inline std::vector<std::size_t> balanced_offsets(std::size_t n, std::size_t parts) {
-  std::vector<std::size_t> offsets(parts + 1);
-  for (std::size_t r = 0; r <= parts; ++r)
-    offsets[r] = n / parts * r + std::min(r, n % parts);
-  return offsets;
-}
-
-struct nccl_state;  // NCCL communicators, made on first use (src/node/nccl.cpp)
-struct nccl_state_deleter {
-  void operator()(nccl_state* state) const noexcept;
-};
-}  // namespace detail
 
 class device_group {
  public:
@@ -119,7 +119,7 @@ class device_group {
   mutable std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> nccl_;
 };
 
-// Whether this build of ksync can use NCCL (node_combine::nccl, ksync::cuda::nccl_communicator).
+// Whether this build of ksync can use NCCL (node::combine_strategy::nccl, node::nccl_communicator).
 [[nodiscard]] bool has_nccl() noexcept;
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node

@@ -7,7 +7,7 @@
 //                                 of its own (none visible, or more ranks on its node than GPUs) makes every
 //                                 rank throw ksync::mpi::collective_error naming that rank — no rank hangs;
 //   make_nccl_communicator(comm)  rank 0 makes the NCCL id, MPI_Bcast shares it, every rank joins on its
-//                                 current GPU; then ksync::cuda::reduce(communicator, stream, data, n, op,
+//                                 current GPU; then ksync::cuda::node::reduce(communicator, stream, data, n, op,
 //                                 result) (ksync/cuda/node/nccl.hpp) leaves the global value in every rank's
 //                                 device memory without a host round trip.
 #pragma once
@@ -42,13 +42,13 @@ inline int select_device(MPI_Comm comm) {
   return local;
 }
 
-inline nccl_communicator make_nccl_communicator(MPI_Comm comm) {
+inline node::nccl_communicator make_nccl_communicator(MPI_Comm comm) {
   const int rank = ksync::mpi::rank_of(comm);
-  nccl_communicator::id_bytes id{};
+  node::nccl_communicator::id_bytes id{};
   std::string problem;
   if (rank == 0) {
     try {
-      id = nccl_communicator::unique_id();
+      id = node::nccl_communicator::unique_id();
     } catch (const std::exception& error) {
       problem = error.what();
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// NCCL as ksync's engine between processes (one GPU per MPI rank) and as the vendor baseline between the
+// ksync::cuda::node's NCCL: the engine between processes (one GPU per MPI rank) and as the vendor baseline between the
 // GPUs of one node. This header needs no nccl.h: ksync is built with NCCL when CMake finds it
 // (has_nccl() says whether it was); without it every call here throws std::invalid_argument saying so.
 //
@@ -24,7 +24,7 @@
 #include <memory>
 #include <span>
 
-namespace ksync::cuda {
+namespace ksync::cuda::node {
 
 class nccl_communicator {
  public:
@@ -46,16 +46,20 @@ class nccl_communicator {
   int rank_ = 0;
 };
 
-namespace detail {
+}  // namespace ksync::cuda::node
+
+namespace ksync::cuda::detail {
 // NCCL all-reduce of one value per rank, in place, on each rank's stream of the group.
 template <class T>
-void nccl_all_reduce_in_place(device_group& group, std::span<T* const> buffers, reduce_op op);
+void nccl_all_reduce_in_place(node::device_group& group, std::span<T* const> buffers, reduce_op op);
 template <class T>
-void nccl_all_reduce_in_place(const nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
+void nccl_all_reduce_in_place(const node::nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
                               reduce_op op);
-}  // namespace detail
+}  // namespace ksync::cuda::detail
+
+namespace ksync::cuda::node {
 
 template <class T>
 void reduce(const nccl_communicator& comm, cudaStream_t stream, const T* data, std::size_t n, reduce_op op, T* result);
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node

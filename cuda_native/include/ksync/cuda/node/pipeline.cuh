@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Seed 002's chunked copy/compute/copy pipeline split across the GPUs of a device_group: the n elements are
-// cut into one contiguous share per GPU (sizes differ by at most one) and each GPU runs its own
-// pipeline_plan (device/pipeline.cuh) over its share, with its own streams, from its own host thread, so
-// the GPUs' copy engines and links work at the same time. Include from .cu files: `f` is a device functor.
+// ksync::cuda::node::pipeline — seed 002's chunked copy/compute/copy pipeline split across the GPUs of a
+// device_group: the n elements are cut into one contiguous share per GPU (sizes differ by at most one) and
+// each GPU runs its own ksync::cuda::pipeline_plan (device/pipeline.cuh) over its share, with its own
+// streams, from its own host thread, so the GPUs' copy engines and links work at the same time. Include from .cu files:
+// `f` is a device functor.
 //
 //   pipeline_plan<T, U> plan(group, n, config)   one plan per GPU, made on that GPU; a share smaller than
 //                                                config.chunk_elements becomes a single chunk;
@@ -24,17 +25,17 @@
 #include <thread>
 #include <vector>
 
-namespace ksync::cuda {
+namespace ksync::cuda::node {
 
-struct node_pipeline_report {
-  double milliseconds = 0;               // host wall time of run(), all GPUs
-  std::vector<pipeline_report> devices;  // one per rank of the group
+struct pipeline_report {
+  double milliseconds = 0;                            // host wall time of run(), all GPUs
+  std::vector<ksync::cuda::pipeline_report> devices;  // one per rank of the group
 };
 
 template <class T, class U = T>
-class node_pipeline_plan {
+class pipeline_plan {
  public:
-  node_pipeline_plan(const device_group& group, std::size_t n, const pipeline_config& config = {})
+  pipeline_plan(const device_group& group, std::size_t n, const pipeline_config& config = {})
       : devices_(static_cast<std::size_t>(group.size())),
         offsets_(detail::balanced_offsets(n, static_cast<std::size_t>(group.size()))) {
     detail::check_pipeline_config(n, config);
@@ -45,7 +46,7 @@ class node_pipeline_plan {
       pipeline_config own = config;
       own.chunk_elements = std::max<std::size_t>(1, std::min(config.chunk_elements, share));
       const detail::device_guard on(devices_[rank]);
-      plans_.push_back(std::make_unique<pipeline_plan<T, U>>(share, own));
+      plans_.push_back(std::make_unique<ksync::cuda::pipeline_plan<T, U>>(share, own));
     }
   }
 
@@ -55,9 +56,9 @@ class node_pipeline_plan {
   // host_out[i] = f(host_in[i]) for i in [0, size()); both spans must hold at least size() elements. An
   // exception on any GPU is rethrown once every GPU's thread has finished.
   template <class F>
-  node_pipeline_report run(std::span<const T> host_in, std::span<U> host_out, F f) {
+  pipeline_report run(std::span<const T> host_in, std::span<U> host_out, F f) {
     detail::check_pipeline_buffers(host_in, host_out, size());
-    node_pipeline_report report;
+    pipeline_report report;
     report.devices.resize(plans_.size());
     std::vector<std::exception_ptr> errors(plans_.size());
     const auto start = std::chrono::steady_clock::now();
@@ -86,15 +87,15 @@ class node_pipeline_plan {
  private:
   std::vector<int> devices_;
   std::vector<std::size_t> offsets_;
-  std::vector<std::unique_ptr<pipeline_plan<T, U>>> plans_;
+  std::vector<std::unique_ptr<ksync::cuda::pipeline_plan<T, U>>> plans_;
 };
 
 // A plan for one run.
 template <class T, class U, class F>
-node_pipeline_report pipeline(const device_group& group, std::span<const T> host_in, std::span<U> host_out,
-                              std::size_t n, F f, const pipeline_config& config = {}) {
+pipeline_report pipeline(const device_group& group, std::span<const T> host_in, std::span<U> host_out, std::size_t n,
+                         F f, const pipeline_config& config = {}) {
   detail::check_pipeline_buffers(host_in, host_out, n);
-  return node_pipeline_plan<T, U>(group, n, config).run(host_in, host_out, f);
+  return pipeline_plan<T, U>(group, n, config).run(host_in, host_out, f);
 }
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// A reduction across the GPUs of a device_group: each GPU reduces its own part of a distributed_buffer with
-// ksync::cuda::reduce, then the partial results are combined, either
-//   node_combine::peer_gather  ksync's own: the partials are copied to rank 0 (peer to peer, or staged
-//                              through the host where the group says so), reduced there, and the result is
-//                              copied back out to every rank that asked for it; or
-//   node_combine::nccl         an NCCL all-reduce of the partials (builds with NCCL only; has_nccl()).
+// ksync::cuda::node::reduce — a reduction across the GPUs of a device_group: each GPU reduces its own part
+// of a distributed_buffer with ksync::cuda::reduce, then the partial results are combined, either
+//   combine_strategy::peer_gather  ksync's own: the partials are copied to rank 0 (peer to peer, or staged
+//                                  through the host where the group says so), reduced there, and the result
+//                                  is copied back out to every rank that asked for it; or
+//   combine_strategy::nccl         an NCCL all-reduce of the partials (builds with NCCL only; has_nccl()).
 // Both leave the same value on every rank that asked for it; the benchmarks compare them
 // (bench/cuda_native/node_bench.cu).
 //
@@ -28,12 +28,12 @@
 #include <string_view>
 #include <vector>
 
-namespace ksync::cuda {
+namespace ksync::cuda::node {
 
-enum class node_combine { peer_gather, nccl };
+enum class combine_strategy { peer_gather, nccl };
 
-[[nodiscard]] constexpr std::string_view to_string(node_combine combine) noexcept {
-  return combine == node_combine::peer_gather ? "peer_gather" : "nccl";
+[[nodiscard]] constexpr std::string_view to_string(combine_strategy combine) noexcept {
+  return combine == combine_strategy::peer_gather ? "peer_gather" : "nccl";
 }
 
 // n elements of T cut into one contiguous part per rank of a group (sizes differ by at most one), each part
@@ -73,11 +73,11 @@ class distributed_buffer {
 };
 
 template <class T>
-void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, node_combine combine,
+void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, combine_strategy combine,
             std::span<T* const> results);
 
 template <class T>
 [[nodiscard]] T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op = reduce_op::sum,
-                       node_combine combine = node_combine::peer_gather);
+                       combine_strategy combine = combine_strategy::peer_gather);
 
-}  // namespace ksync::cuda
+}  // namespace ksync::cuda::node
