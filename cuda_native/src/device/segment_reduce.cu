@@ -7,18 +7,21 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace ksync::cuda::detail {
 namespace {
 
-template <int BlockSize, block_reduce_form Form>
-constexpr int scratch_elements = Form == block_reduce_form::tree ? BlockSize : (BlockSize + 31) / 32;
+// The shared memory of the form's block reduction.
+template <class T, int BlockSize, block_reduce_form Form>
+using form_storage = std::conditional_t<Form == block_reduce_form::tree, block::tree_storage<T, BlockSize>,
+                                        block::shuffle_storage<T, BlockSize>>;
 
 template <int BlockSize, block_reduce_form Form, class Op, class T>
 __global__ void __launch_bounds__(BlockSize)
     segment_reduce_kernel(const T* __restrict__ data, std::size_t n, T* __restrict__ out) {
-  __shared__ T scratch[scratch_elements<BlockSize, Form>];
+  __shared__ form_storage<T, BlockSize, Form> scratch;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * BlockSize + threadIdx.x;
   // Data bound: only i < n loads; the others contribute the identity and still reach every barrier of the
   // block reduction (its participation bound is the whole block).

@@ -159,7 +159,7 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
 template <class T>
 __global__ void __launch_bounds__(block_size)
     direction_apply_kernel(cg_scalars<T>* state, cg_vectors<T> v, T* partials, unsigned int* ticket) {
-  __shared__ T scratch[block_size / 32];
+  __shared__ block::shuffle_storage<T, block_size> scratch;
   const cg_scalars<T> s = *state;  // every block reads it before the last one (below) writes p_ap
   if (s.done != 0) return;         // grid-uniform: every block read the same state
   // Data bound: direction_apply_phase touches only indices below n. Participation: every thread of the
@@ -172,7 +172,7 @@ template <class T>
 __global__ void __launch_bounds__(block_size)
     update_residual_kernel(cg_scalars<T>* state, cg_vectors<T> v, T* partials, unsigned int* ticket, double tolerance,
                            int max_iterations, double* history) {
-  __shared__ T scratch[block_size / 32];
+  __shared__ block::shuffle_storage<T, block_size> scratch;
   cg_scalars<T> s = *state;  // read by every block before the last one advances it
   if (s.done != 0) return;   // grid-uniform, as above
   // Data bound and participation as in direction_apply_kernel.
@@ -213,7 +213,8 @@ struct spin_barrier {
 inline constexpr unsigned int every_warp_folds_up_to = 128;
 
 template <class T>
-__device__ T grid_total(const T* partials, unsigned int count, T* scratch, T& total) {
+__device__ T grid_total(const T* partials, unsigned int count, block::shuffle_storage<T, block_size>& scratch,
+                        T& total) {
   if (count <= every_warp_folds_up_to) {
     T value = 0;
     for (unsigned int i = warp::lane_id(); i < count; i += 32)
@@ -237,8 +238,8 @@ template <class T, class Barrier>
 __global__ void __launch_bounds__(block_size)
     persistent_kernel(Barrier barrier, cg_scalars<T>* state, cg_vectors<T> v, T* partials, double tolerance,
                       int max_iterations, double* history) {
-  __shared__ T scratch_a[block_size / 32];
-  __shared__ T scratch_b[block_size / 32];
+  __shared__ block::shuffle_storage<T, block_size> scratch_a;
+  __shared__ block::shuffle_storage<T, block_size> scratch_b;
   __shared__ T total_a;
   __shared__ T total_b;
   cg_scalars<T> s = *state;

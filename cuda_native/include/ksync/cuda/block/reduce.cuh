@@ -6,6 +6,8 @@
 //  - reduce_tree (seed 001): a shared-memory tree halved with __syncthreads while more than one warp works,
 //    finished by warp 0 with __syncwarp.
 //  - reduce_shuffle: each warp reduces with shuffles, then one shared-memory exchange across warps.
+// Each form's shared memory is a type (tree_storage, shuffle_storage), as CUB's TempStorage is: declare one
+// `__shared__` of it per reduction that may be in flight at once and pass it; callers never size an array.
 #pragma once
 
 #include <ksync/cuda/warp/reduce.cuh>
@@ -22,10 +24,23 @@ __host__ __device__ constexpr int bit_ceil(int value) {
 }
 }  // namespace detail
 
+// The shared memory reduce_tree needs: one slot per thread.
+template <class T, int BlockSize>
+struct tree_storage {
+  T slots[BlockSize];
+};
+
+// The shared memory reduce_shuffle needs: one partial per warp.
+template <class T, int BlockSize>
+struct shuffle_storage {
+  T warp_partials[(BlockSize + 31) / 32];
+};
+
 // Returns the block's result in every lane of warp 0 (threads 0-31); the other warps get their own `value`
-// back. `scratch`: BlockSize elements of shared memory. Before reusing it, the caller must __syncthreads().
+// back. Before reusing `storage`, the caller must __syncthreads().
 template <int BlockSize, class T, class Op>
-__device__ T reduce_tree(T value, T* scratch, Op op) {
+__device__ T reduce_tree(T value, tree_storage<T, BlockSize>& storage, Op op) {
+  T* const scratch = storage.slots;
   static_assert(BlockSize >= 1 && BlockSize <= 1024, "ksync::cuda::block::reduce_tree: BlockSize must be in [1, 1024]");
   // Strides start at half the next power of two, so that a size like 100 folds [64, 100) onto [0, 36).
   constexpr int first_stride = detail::bit_ceil(BlockSize) / 2;
@@ -62,10 +77,11 @@ __device__ T reduce_tree(T value, T* scratch, Op op) {
   return value;
 }
 
-// Returns the block's result in lane 0 of warp 0 (thread 0). `scratch`: (BlockSize + 31) / 32 elements of
-// shared memory, one per warp. Before reusing it, the caller must __syncthreads().
+// Returns the block's result in lane 0 of warp 0 (thread 0). Before reusing `storage`, the caller must
+// __syncthreads().
 template <int BlockSize, class T, class Op>
-__device__ T reduce_shuffle(T value, T* scratch, Op op) {
+__device__ T reduce_shuffle(T value, shuffle_storage<T, BlockSize>& storage, Op op) {
+  T* const scratch = storage.warp_partials;
   static_assert(BlockSize >= 1 && BlockSize <= 1024,
                 "ksync::cuda::block::reduce_shuffle: BlockSize must be in [1, 1024]");
   constexpr int warps = (BlockSize + 31) / 32;

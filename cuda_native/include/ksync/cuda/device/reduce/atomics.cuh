@@ -23,8 +23,8 @@ struct atomics {
   static constexpr bool result_is_one_store = false;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/, T* result, T* /*scratch*/,
-                                Op op) {
+  __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/, T* result,
+                                block::shuffle_storage<T, BlockSize>& /*scratch*/, Op op) {
     if (threadIdx.x == 0) atomic_combine(result, block_value, op);
   }
 

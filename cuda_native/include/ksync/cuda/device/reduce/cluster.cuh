@@ -23,7 +23,8 @@ struct cluster {
   static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result, T* scratch, Op op) {
+  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result,
+                                block::shuffle_storage<T, BlockSize>& scratch, Op op) {
 #if KSYNC_CLUSTER_CODE
     namespace cg = cooperative_groups;
     const cg::cluster_group group = cg::this_cluster();

@@ -19,7 +19,8 @@ struct grid_sync {
   static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result, T* scratch, Op op) {
+  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result,
+                                block::shuffle_storage<T, BlockSize>& scratch, Op op) {
     if (threadIdx.x == 0) partials[blockIdx.x] = block_value;
     // Participation: every thread of every block of the grid — all co-resident, since the launcher sized the
     // grid from the occupancy API and launched it cooperatively. Data: partials[0, gridDim.x), one per

@@ -64,7 +64,8 @@ __device__ T fold_thread_slice(const Reader& reader, std::size_t n, Op op) {
 // Thread 0 gets op over partials[0, count), which other blocks wrote: read through volatile loads (from L2,
 // never from a possibly stale L1 line). Called by every thread of the block (block::reduce_shuffle inside).
 template <int BlockSize, class T, class Op>
-__device__ T fold_partials(const T* partials, unsigned int count, T* scratch, Op op) {
+__device__ T fold_partials(const T* partials, unsigned int count, block::shuffle_storage<T, BlockSize>& scratch,
+                           Op op) {
   T value = Op::template identity<T>();
   for (unsigned int i = threadIdx.x; i < count; i += BlockSize) {
     const T partial = *static_cast<const volatile T*>(partials + i);
@@ -80,7 +81,7 @@ __device__ T fold_partials(const T* partials, unsigned int count, T* scratch, Op
 // thread 0 wrote).
 template <int BlockSize, class T, class Op>
 __device__ bool finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
-                                  T* result, T* scratch, Op op) {
+                                  T* result, block::shuffle_storage<T, BlockSize>& scratch, Op op) {
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[slot] = value;
@@ -107,7 +108,7 @@ __global__ void __launch_bounds__(BlockSize)
     reduce_kernel(Reader reader, std::size_t n, Op op, typename Reader::value_type* partials, unsigned int* ticket,
                   typename Reader::value_type* result) {
   using T = typename Reader::value_type;
-  __shared__ T scratch[(BlockSize + 31) / 32];
+  __shared__ block::shuffle_storage<T, BlockSize> scratch;
   // Data bound: fold_thread_slice loads only indices below n; a thread with none holds the identity.
   // Participation bound: every thread of the block reaches the barriers inside reduce_shuffle.
   const T block_value = block::reduce_shuffle<BlockSize>(fold_thread_slice(reader, n, op), scratch, op);

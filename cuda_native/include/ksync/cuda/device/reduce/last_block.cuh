@@ -15,7 +15,8 @@ struct last_block {
   static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result, T* scratch, Op op) {
+  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result,
+                                block::shuffle_storage<T, BlockSize>& scratch, Op op) {
     // finish_last_block's barrier comes before its reuse of scratch, so warp 0 has read it by then.
     finish_last_block<BlockSize>(block_value, blockIdx.x, gridDim.x, partials, ticket, result, scratch, op);
   }

@@ -15,8 +15,8 @@ struct two_pass {
   static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result, T* /*scratch*/,
-                                Op /*op*/) {
+  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result,
+                                block::shuffle_storage<T, BlockSize>& /*scratch*/, Op /*op*/) {
     if (threadIdx.x == 0) (gridDim.x == 1 ? *result : partials[blockIdx.x]) = block_value;
   }
 
