@@ -173,22 +173,18 @@ void time_round_trip_ksync(benchmark::State& state) {
 void ksync::bench::register_cg_benchmarks(bool smoke) {
   const int iterations = cg_iterations(smoke);
   for (const auto m : cg_grid_sizes(smoke))
-    benchmark::RegisterBenchmark("portable/cg/kokkos_host_scalars/double", time_kokkos_cg, iterations)
-        ->Arg(m)
-        ->UseManualTime();
+    ksync::bench::add_timed("portable/cg/kokkos_host_scalars/double", m, time_kokkos_cg, iterations);
   for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph}) {
     for (const auto m : cg_grid_sizes(smoke)) {
-      benchmark::RegisterBenchmark("portable/cg/" + std::string(ksync::to_string(form)) + "/double", time_ksync_cg,
-                                   form, iterations)
-          ->Arg(m)
-          ->UseManualTime();
+      ksync::bench::add_timed("portable/cg/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg, form,
+                              iterations);
     }
   }
 }
 
 void ksync::bench::register_round_trip_benchmarks(bool smoke) {
   for (const auto n : round_trip_sizes(smoke)) {
-    benchmark::RegisterBenchmark("portable/round_trip/kokkos/float", time_round_trip_kokkos)->Arg(n)->UseManualTime();
-    benchmark::RegisterBenchmark("portable/round_trip/ksync/float", time_round_trip_ksync)->Arg(n)->UseManualTime();
+    ksync::bench::add_timed("portable/round_trip/kokkos/float", n, time_round_trip_kokkos);
+    ksync::bench::add_timed("portable/round_trip/ksync/float", n, time_round_trip_ksync);
   }
 }

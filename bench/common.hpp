@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ksync::bench {
@@ -256,6 +257,17 @@ inline void add_build_context() {
                                                    std::to_string(__GNUC_MINOR__) + "." +
                                                    std::to_string(__GNUC_PATCHLEVEL__));
 #endif
+}
+
+// Registers `name` at size n, timed by the function itself (manual time: each times its own region on the
+// device, never the host's wall clock around it). The arguments follow the State, as RegisterBenchmark
+// passes them.
+template <class Function, class... Arguments>
+benchmark::internal::Benchmark* add_timed(const std::string& name, std::int64_t n, Function&& function,
+                                          Arguments&&... arguments) {
+  return benchmark::RegisterBenchmark(name, std::forward<Function>(function), std::forward<Arguments>(arguments)...)
+      ->Arg(n)
+      ->UseManualTime();
 }
 
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,

@@ -35,10 +35,8 @@ void ksync::bench::register_iteration_benchmarks(bool smoke) {
   const int phases = iteration_phases(smoke);
   for (const auto form : {ksync::iteration_form::kokkos_parallel_for, ksync::iteration_form::kokkos_graph}) {
     for (const auto n : sizes) {
-      benchmark::RegisterBenchmark("portable/jacobi/" + std::string(ksync::to_string(form)) + "/float", time_jacobi,
-                                   form, phases)
-          ->Arg(n)
-          ->UseManualTime();
+      ksync::bench::add_timed("portable/jacobi/" + std::string(ksync::to_string(form)) + "/float", n, time_jacobi, form,
+                              phases);
     }
   }
 }

@@ -31,39 +31,36 @@
 #include <type_traits>
 #include <vector>
 
+namespace ksync::bench {
 namespace {
 
 using ksync::reduce_op;
 using ksync::reduce_strategy;
-using ksync::bench::Exec;
-using ksync::bench::make_input;
-using ksync::bench::time_on_instance;
 
 // One reduction into a device View per iteration, by `run(exec, data, result)`; checks the last result.
 template <class Run>
 void time_reduction(benchmark::State& state, const char* what, std::int64_t bytes_per_element, Run&& run,
-                    ksync::bench::timing mode = ksync::bench::timing::throughput) {
+                    timing mode = timing::throughput) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto data = make_input(exec, n);
-  const Kokkos::View<float> result("ksync::bench::result");
+  const Kokkos::View<float> result("result");
   try {
     time_on_instance(state, exec, n * bytes_per_element, [&] { run(exec, data, result); }, mode);
   } catch (const std::invalid_argument& refusal) {  // a strategy this backend refuses
-    ksync::bench::refused(state, refusal.what());
+    refused(state, refusal.what());
     return;
   } catch (const std::exception& failure) {  // a failed call (a vendor library, the runtime)
-    ksync::bench::row_failed(state, failure.what());
+    row_failed(state, failure.what());
     return;
   }
   float last = 0;
   Kokkos::deep_copy(last, result);
-  ksync::bench::check_pattern_result(state, last, n, what);
+  check_pattern_result(state, last, n, what);
   state.counters["n"] = static_cast<double>(n);
 }
 
-void time_reduce(benchmark::State& state, reduce_op op, reduce_strategy strategy,
-                 ksync::bench::timing mode = ksync::bench::timing::throughput) {
+void time_reduce(benchmark::State& state, reduce_op op, reduce_strategy strategy, timing mode = timing::throughput) {
   const std::string what(ksync::to_string(op));
   time_reduction(
       state, what.c_str(), 4,
@@ -104,7 +101,7 @@ void time_cub_sum(benchmark::State& state) {
             cudaSuccess) {
           throw std::runtime_error("cub::DeviceReduce::Sum failed to size its scratch");
         }
-        scratch = decltype(scratch)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::bench::cub_scratch"),
+        scratch = decltype(scratch)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "cub_scratch"),
                                     std::max<std::size_t>(1, scratch_bytes));
       }
       if (cub::DeviceReduce::Sum(scratch.data(), scratch_bytes, data.data(), result.data(), n, exec.cuda_stream()) !=
@@ -151,7 +148,7 @@ void time_read_stream(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto data = make_input(exec, n);
-  const Kokkos::View<std::uint32_t> result("ksync::bench::bits");
+  const Kokkos::View<std::uint32_t> result("bits");
   // Host: one contiguous chunk per thread; GPU: at least 16 words per lane, one lane per resident thread.
   const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
   const std::int64_t lanes = std::max<std::int64_t>(
@@ -159,7 +156,7 @@ void time_read_stream(benchmark::State& state) {
   const decltype(ReadStream::words) words(reinterpret_cast<const std::uint32_t*>(data.data()), n);
   const ReadStream functor{.words = words, .n = n, .lanes = lanes, .chunk = (n + lanes - 1) / lanes};
   time_on_instance(state, exec, n * 4, [&] {
-    Kokkos::parallel_reduce("ksync::bench::read_stream",
+    Kokkos::parallel_reduce("read_stream",
                             Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, functor.lanes), functor,
                             Kokkos::BOr<std::uint32_t, Exec::memory_space>(result));
   });
@@ -170,14 +167,13 @@ struct Twice {
   KOKKOS_FUNCTION float operator()(float x) const { return 2.0f * x; }
 };
 
-void time_transform(benchmark::State& state, ksync::transform_strategy strategy,
-                    ksync::bench::timing mode = ksync::bench::timing::throughput) {
+void time_transform(benchmark::State& state, ksync::transform_strategy strategy, timing mode = timing::throughput) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto in = make_input(exec, n);
-  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
+  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "out"), n);
   time_on_instance(state, exec, 2 * n * 4, [&] { ksync::transform(exec, in, out, Twice{}, strategy); }, mode);
-  ksync::bench::check_elements(state, exec, out, ksync::bench::twice_pattern{}, "y = 2x");
+  check_elements(state, exec, out, twice_pattern{}, "y = 2x");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -197,24 +193,22 @@ void time_kokkos_for(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const auto in = make_input(exec, n);
-  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::out"), n);
+  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "out"), n);
   using Index = typename Policy::index_type;
   time_on_instance(state, exec, 2 * n * 4, [&] {
-    Kokkos::parallel_for("ksync::bench::kokkos_for", Policy(exec, 0, static_cast<Index>(n)), TwiceAt<Index>{in, out});
+    Kokkos::parallel_for("kokkos_for", Policy(exec, 0, static_cast<Index>(n)), TwiceAt<Index>{in, out});
   });
-  ksync::bench::check_elements(state, exec, out, ksync::bench::twice_pattern{}, "y = 2x");
+  check_elements(state, exec, out, twice_pattern{}, "y = 2x");
   state.counters["n"] = static_cast<double>(n);
 }
 
 void register_strategy(const std::string& name, std::int64_t n, reduce_op op, reduce_strategy strategy) {
-  benchmark::RegisterBenchmark(name, time_reduce, op, strategy, ksync::bench::timing::throughput)
-      ->Arg(n)
-      ->UseManualTime();
+  add_timed(name, n, time_reduce, op, strategy, timing::throughput);
 }
 
 }  // namespace
 
-void ksync::bench::register_reduce_benchmarks(bool smoke) {
+void register_reduce_benchmarks(bool smoke) {
   constexpr bool bridge = ksync::detail::has_native_bridge<Exec>;
   for (const auto n : reduce_sweep_sizes(smoke, ksync::detail::runs_on_host<Exec>)) {
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::team, reduce_strategy::tuned}) {
@@ -224,69 +218,45 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
     if (bridge) register_strategy("bridge/reduce/sum/float/last_block", n, reduce_op::sum, reduce_strategy::last_block);
 #if KSYNC_BENCH_CUB
     if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
-      benchmark::RegisterBenchmark("cub/reduce/sum/float", time_cub_sum)->Arg(n)->UseManualTime();
+      add_timed("cub/reduce/sum/float", n, time_cub_sum);
     }
 #endif
     // One call from an idle instance to its fence, launch included.
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
-      benchmark::RegisterBenchmark("portable/reduce_latency/sum/float/" + std::string(ksync::to_string(strategy)),
-                                   time_reduce, reduce_op::sum, strategy, ksync::bench::timing::latency)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("portable/reduce_latency/sum/float/" + std::string(ksync::to_string(strategy)), n, time_reduce,
+                reduce_op::sum, strategy, timing::latency);
     }
 #if KSYNC_HAS_KOKKOS_KERNELS
-    benchmark::RegisterBenchmark("kokkos_kernels/sum/float", time_kokkos_kernels_sum)->Arg(n)->UseManualTime();
+    add_timed("kokkos_kernels/sum/float", n, time_kokkos_kernels_sum);
 #endif
-    benchmark::RegisterBenchmark("portable/device_copy/float", ksync::bench::device_copy,
-                                 ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("portable/read_stream/float", time_read_stream)->Arg(n)->UseManualTime();
+    add_timed("portable/device_copy/float", n, device_copy, timing::throughput);
+    add_timed("portable/read_stream/float", n, time_read_stream);
     for (const auto strategy : {ksync::transform_strategy::kokkos, ksync::transform_strategy::tuned}) {
-      benchmark::RegisterBenchmark("portable/transform/float/" + std::string(ksync::to_string(strategy)),
-                                   time_transform, strategy, ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("portable/transform/float/" + std::string(ksync::to_string(strategy)), n, time_transform, strategy,
+                timing::throughput);
     }
-    benchmark::RegisterBenchmark("kokkos/transform/float/range_policy", time_kokkos_for<Kokkos::RangePolicy<Exec>>)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("kokkos/transform/float/index_int32",
-                                 time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark(
-        "kokkos/transform/float/index_int32_launch_bounds_256_4",
-        time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, 4>>>)
-        ->Arg(n)
-        ->UseManualTime();
+    add_timed("kokkos/transform/float/range_policy", n, time_kokkos_for<Kokkos::RangePolicy<Exec>>);
+    add_timed("kokkos/transform/float/index_int32", n,
+              time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>);
+    add_timed("kokkos/transform/float/index_int32_launch_bounds_256_4", n,
+              time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, 4>>>);
     if (bridge) {
-      benchmark::RegisterBenchmark("bridge/transform/float/native", time_transform, ksync::transform_strategy::native,
-                                   ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("bridge/transform/float/native", n, time_transform, ksync::transform_strategy::native,
+                timing::throughput);
     }
   }
   // Cold rows (GPU backends, whose L2 the hot rows' smaller sizes fit in): one call after the cache was
   // overwritten.
   for (const auto n : ksync::detail::runs_on_host<Exec> ? std::vector<std::int64_t>{} : cold_sizes(smoke)) {
-    const auto cold = ksync::bench::timing::cold;
+    const auto cold = timing::cold;
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
-      benchmark::RegisterBenchmark("portable/reduce_cold/sum/float/" + std::string(ksync::to_string(strategy)),
-                                   time_reduce, reduce_op::sum, strategy, cold)
-          ->Arg(n)
-          ->Iterations(cold_samples(smoke))
-          ->UseManualTime();
+      add_timed("portable/reduce_cold/sum/float/" + std::string(ksync::to_string(strategy)), n, time_reduce,
+                reduce_op::sum, strategy, cold)
+          ->Iterations(cold_samples(smoke));
     }
-    benchmark::RegisterBenchmark("portable/device_copy_cold/float", ksync::bench::device_copy, cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("portable/transform_cold/float/tuned", time_transform,
-                                 ksync::transform_strategy::tuned, cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
+    add_timed("portable/device_copy_cold/float", n, device_copy, cold)->Iterations(cold_samples(smoke));
+    add_timed("portable/transform_cold/float/tuned", n, time_transform, ksync::transform_strategy::tuned, cold)
+        ->Iterations(cold_samples(smoke));
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     for (const auto op : {reduce_op::min, reduce_op::max}) {
@@ -297,12 +267,12 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
       }
     }
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
-      benchmark::RegisterBenchmark("portable/dot/float/" + std::string(ksync::to_string(strategy)), time_dot, strategy)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("portable/dot/float/" + std::string(ksync::to_string(strategy)), n, time_dot, strategy);
     }
 #if KSYNC_HAS_KOKKOS_KERNELS
-    benchmark::RegisterBenchmark("kokkos_kernels/dot/float", time_kokkos_kernels_dot)->Arg(n)->UseManualTime();
+    add_timed("kokkos_kernels/dot/float", n, time_kokkos_kernels_dot);
 #endif
   }
 }
+
+}  // namespace ksync::bench

@@ -26,12 +26,16 @@ KSYNC_TYPED_SUITE(Cg, ksync::test::floating_types);
 // The forms ksync::cg runs on the default execution space: the portable and shared ones, and on Kokkos::Cuda
 // with the native half the native ones through the bridge.
 std::vector<cg_form> reachable_forms() {
-  std::vector<cg_form> forms;
-  for (const auto form : ksync::all_cg_forms) {
-    if (ksync::half_of(form) != ksync::strategy_half::native || ksync::detail::has_native_bridge<exec_space>)
-      forms.push_back(form);
+  return ksync::test::reachable<exec_space>(ksync::all_cg_forms);
+}
+
+// Runs check(form) for each of them, under a trace that names the form.
+template <class Check>
+void for_each_reachable_form(Check&& check) {
+  for (const auto form : reachable_forms()) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    check(form);
   }
-  return forms;
 }
 
 // A + shift I by its rows: the user operator of the tests (SPD for shift >= 0).
@@ -124,8 +128,7 @@ TYPED_TEST(Cg, RecordsTheResidualHistory) {
   const auto b_host = ksync::test::cg_right_hand_side<T>(m, 1u);
   const std::vector<T> zero(b_host.size(), T(0));
   const auto reference = ksync::test::host_cg<T>(m, b_host, zero, ksync::test::cg_tolerance<T>(), 1000);
-  for (const auto form : reachable_forms()) {
-    SCOPED_TRACE(std::string(ksync::to_string(form)));
+  for_each_reachable_form([&](cg_form form) {
     const auto b = ksync::test::to_device(b_host);
     const auto x = ksync::test::to_device(zero);
     ksync::cg_options options;
@@ -140,15 +143,14 @@ TYPED_TEST(Cg, RecordsTheResidualHistory) {
     const std::size_t compared = std::min<std::size_t>(10, result.residual_history.size());
     for (std::size_t k = 0; k < compared; ++k)
       EXPECT_NEAR(result.residual_history[k], reference.history[k], 1e-3 * reference.history[k]) << "k = " << k;
-  }
+  });
 }
 
 TYPED_TEST(Cg, StopsAtMaxIterationsWithoutConverging) {
   using T = TypeParam;
   const int m = 33;
   const exec_space exec;
-  for (const auto form : reachable_forms()) {
-    SCOPED_TRACE(std::string(ksync::to_string(form)));
+  for_each_reachable_form([&](cg_form form) {
     const auto b = ksync::test::to_device(ksync::test::cg_right_hand_side<T>(m, 2u));
     const Kokkos::View<T*> x("x", static_cast<std::size_t>(m) * m);
     ksync::cg_options options;
@@ -159,15 +161,14 @@ TYPED_TEST(Cg, StopsAtMaxIterationsWithoutConverging) {
     EXPECT_FALSE(result.converged);
     EXPECT_EQ(result.iterations, 7);
     EXPECT_GT(result.relative_residual, 1e-30);
-  }
+  });
 }
 
 TYPED_TEST(Cg, ZeroRightHandSideGivesZeroAtOnce) {
   using T = TypeParam;
   const int m = 7;
   const exec_space exec;
-  for (const auto form : reachable_forms()) {
-    SCOPED_TRACE(std::string(ksync::to_string(form)));
+  for_each_reachable_form([&](cg_form form) {
     const Kokkos::View<T*> b("b", static_cast<std::size_t>(m) * m);
     const auto x = ksync::test::to_device(ksync::test::cg_right_hand_side<T>(m, 4u));
     const auto result = ksync::cg(exec, ksync::poisson_2d{m}, b, x, form);
@@ -176,7 +177,7 @@ TYPED_TEST(Cg, ZeroRightHandSideGivesZeroAtOnce) {
     EXPECT_EQ(result.iterations, 0);
     for (const T value : ksync::test::to_host(x))
       EXPECT_EQ(value, T(0));
-  }
+  });
 }
 
 TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {

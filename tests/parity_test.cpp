@@ -21,41 +21,37 @@
 #include <cstdint>
 #include <vector>
 
+namespace ksync::test {
 namespace {
 
-using ksync::cuda::device_buffer;
-using ksync::test::to_device;
-using ksync::test::to_host;
-
-KSYNC_TYPED_SUITE(ParityGpu, ksync::test::value_types);
+KSYNC_TYPED_GPU_SUITE(ParityGpu, value_types);
 
 TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
   for (const std::size_t n :
        {std::size_t{0}, std::size_t{1}, std::size_t{100}, std::size_t{4099}, std::size_t{1'000'003}}) {
     SCOPED_TRACE(::testing::Message() << "n = " << n);
-    const auto host = ksync::test::signed_integers<T>(n, 23u + static_cast<std::uint32_t>(n), 7);
+    const auto host = signed_integers<T>(n, 23u + static_cast<std::uint32_t>(n), 7);
     const auto portable_data = to_device(host);
-    const device_buffer<T> native_data(host);
+    const cuda::device_buffer<T> native_data(host);
 
     EXPECT_EQ(ksync::reduce(exec, portable_data), ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), n));
 
-    const Kokkos::View<T*> portable_reversed("ksync::test::reversed", n);
+    const Kokkos::View<T*> portable_reversed("reversed", n);
     ksync::reverse(exec, portable_data, portable_reversed);
-    device_buffer<T> native_reversed(n);
+    cuda::device_buffer<T> native_reversed(n);
     ksync::cuda::reverse(cudaStreamPerThread, native_data.data(), native_reversed.data(), n);
     ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
     EXPECT_EQ(to_host(portable_reversed), native_reversed.to_host());
 
     for (const auto op : {ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max}) {
       const std::size_t segments = (n + 99) / 100;
-      const Kokkos::View<T*> portable_out("ksync::test::segments", segments);
-      ksync::segment_reduce(exec, portable_data, 100, op, ksync::team_reduce_form::team_reduce, portable_out);
-      device_buffer<T> native_out(segments);
-      ksync::cuda::segment_reduce(cudaStreamPerThread, native_data.data(), n, 100, op,
-                                  ksync::cuda::block_reduce_form::shuffle, native_out.data());
+      const Kokkos::View<T*> portable_out("segments", segments);
+      ksync::segment_reduce(exec, portable_data, 100, op, ksync::segment_form::team_reduce, portable_out);
+      cuda::device_buffer<T> native_out(segments);
+      ksync::cuda::segment_reduce(cudaStreamPerThread, native_data.data(), n, 100, op, ksync::segment_form::shuffle,
+                                  native_out.data());
       ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
       EXPECT_EQ(to_host(portable_out), native_out.to_host()) << ksync::to_string(op);
     }
@@ -65,11 +61,11 @@ TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
 TEST(ParityGpu, SegmentPredicatesAgree) {
   KSYNC_REQUIRE_GPU();
   const std::size_t n = 100'003;
-  const auto flags = ksync::test::mixed_flags(n, 96, 9);
-  const Kokkos::View<ksync::predicate_summary*> portable_out("ksync::test::summaries", (n + 95) / 96);
+  const auto flags = mixed_flags(n, 96, 9);
+  const Kokkos::View<ksync::predicate_summary*> portable_out("summaries", (n + 95) / 96);
   ksync::segment_predicates(Kokkos::DefaultExecutionSpace{}, to_device(flags), 96, portable_out);
-  const device_buffer<std::int32_t> native_flags(flags);
-  device_buffer<ksync::predicate_summary> native_out((n + 95) / 96);
+  const cuda::device_buffer<std::int32_t> native_flags(flags);
+  cuda::device_buffer<ksync::predicate_summary> native_out((n + 95) / 96);
   ksync::cuda::segment_predicates(cudaStreamPerThread, native_flags.data(), n, 96, native_out.data());
   ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
   EXPECT_EQ(to_host(portable_out), native_out.to_host());
@@ -80,19 +76,19 @@ TEST(ParityGpu, SegmentPredicatesAgree) {
 TEST(ParityGpu, FloatSumsWithFractionsAgreeWithinTheRoundingBound) {
   KSYNC_REQUIRE_GPU();
   const Kokkos::DefaultExecutionSpace exec;
-  const auto host = ksync::test::signed_fractions<float>(1'000'003, 31);
-  const device_buffer<float> native_data(host);
+  const auto host = signed_fractions<float>(1'000'003, 31);
+  const cuda::device_buffer<float> native_data(host);
   const float portable = ksync::reduce(exec, to_device(host));
   const float native = ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), host.size());
   int multiprocessors = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  const auto portable_check =
-      ksync::test::portable_sum_rounding(host, false, static_cast<std::size_t>(exec.concurrency()));
-  const auto native_check = ksync::test::native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), true);
+  const auto portable_check = portable_sum_rounding(host, false, static_cast<std::size_t>(exec.concurrency()));
+  const auto native_check = native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), true);
   // The native result as the reference, within both bounds: a check of |portable - native|.
-  const ksync::test::rounding_check between{
+  const rounding_check between{
       .exact = native, .bound = portable_check.bound + native_check.bound, .ulp_term = native_check.ulp_term};
-  ksync::test::expect_rounded_sum(portable, between);
+  expect_rounded_sum(portable, between);
 }
 
 }  // namespace
+}  // namespace ksync::test

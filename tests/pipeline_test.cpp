@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::pipeline (portable) against the host reference on whatever backend Kokkos has: every stream
-// count, both issue orders, tail chunks, pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views;
-// the argument checks.
+// ksync::pipeline against the host reference on whatever backend Kokkos has, by every implementation it
+// reaches (native through the bridge on Kokkos::Cuda): every stream count, both issue orders, tail chunks,
+// pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views; the argument checks.
 #include "support/errors.hpp"
 #include "support/functors.hpp"
+#include "support/kokkos.hpp"
 
 #include <ksync/pipeline.hpp>
 
@@ -19,7 +20,7 @@ using ksync::issue_order;
 using ksync::test::TwiceAndOne;
 
 template <class Space>
-void check_every_shape() {
+void check_every_shape(ksync::implementation how) {
   const Kokkos::DefaultExecutionSpace exec;
   for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{300'007}}) {
     const Kokkos::View<float*, Space> in("in", n);
@@ -29,11 +30,12 @@ void check_every_shape() {
       for (const std::size_t chunk : {std::size_t{1}, std::size_t{4099}, n}) {
         if (chunk > n || (chunk == 1 && n > 1000)) continue;
         for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
-          SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(streams) + " streams, chunk " +
-                       std::to_string(chunk) + ", " + std::string(ksync::to_string(order)));
+          SCOPED_TRACE(std::string(ksync::to_string(how)) + ": n = " + std::to_string(n) + ", " +
+                       std::to_string(streams) + " streams, chunk " + std::to_string(chunk) + ", " +
+                       std::string(ksync::to_string(order)));
           const Kokkos::View<float*, Space> out("out", n);
           ksync::pipeline(exec, in, out, n, TwiceAndOne{},
-                          {.chunk_elements = chunk, .streams = streams, .order = order});
+                          {.chunk_elements = chunk, .streams = streams, .order = order}, how);
           std::size_t wrong = 0;
           for (std::size_t i = 0; i < n; ++i)
             wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
@@ -45,11 +47,13 @@ void check_every_shape() {
 }
 
 TEST(Pipeline, PageableHostViewsGiveTheReference) {
-  check_every_shape<Kokkos::HostSpace>();
+  for (const auto how : ksync::test::reachable_implementations<Kokkos::DefaultExecutionSpace>())
+    check_every_shape<Kokkos::HostSpace>(how);
 }
 
 TEST(Pipeline, PinnedHostViewsGiveTheReference) {
-  check_every_shape<Kokkos::SharedHostPinnedSpace>();
+  for (const auto how : ksync::test::reachable_implementations<Kokkos::DefaultExecutionSpace>())
+    check_every_shape<Kokkos::SharedHostPinnedSpace>(how);
 }
 
 TEST(Pipeline, APlanRunsAgainOnNewData) {
@@ -81,14 +85,17 @@ TEST(Pipeline, NothingIsWrittenPastN) {
     in(i) = static_cast<float>(i % 100);
     out(i) = -7.0f;
   }
-  for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
-    ksync::pipeline(exec, in, out, n, TwiceAndOne{}, {.chunk_elements = 1000, .streams = 3, .order = order});
-    std::size_t wrong = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
-    EXPECT_EQ(wrong, 0u);
-    for (std::size_t i = n; i < n + spare; ++i)
-      EXPECT_EQ(out(i), -7.0f) << "at " << i;
+  for (const auto how : ksync::test::reachable_implementations<Kokkos::DefaultExecutionSpace>()) {
+    for (const auto order : {issue_order::depth_first, issue_order::breadth_first}) {
+      SCOPED_TRACE(std::string(ksync::to_string(how)) + ", " + std::string(ksync::to_string(order)));
+      ksync::pipeline(exec, in, out, n, TwiceAndOne{}, {.chunk_elements = 1000, .streams = 3, .order = order}, how);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+      EXPECT_EQ(wrong, 0u);
+      for (std::size_t i = n; i < n + spare; ++i)
+        EXPECT_EQ(out(i), -7.0f) << "at " << i;
+    }
   }
 }
 
@@ -103,6 +110,20 @@ TEST(Pipeline, BadArgumentsThrowNamingThem) {
   EXPECT_NE(message(100, {.chunk_elements = 0}).find("config.chunk_elements = 0"), std::string::npos);
   EXPECT_NE(message(100, {.chunk_elements = 101}).find("exceeds n = 100"), std::string::npos);
   EXPECT_NE(message(101, {.chunk_elements = 10}).find("host_in holds 100"), std::string::npos);
+  EXPECT_NE(message(100, {.chunk_elements = 10, .order = static_cast<issue_order>(5)})
+                .find("config.order = 5 is not an issue_order"),
+            std::string::npos);
+}
+
+TEST(Pipeline, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);
+  const Kokkos::View<float*, Kokkos::HostSpace> out("out", 100);
+  const std::string message = ksync::test::invalid_argument_message([&] {
+    ksync::pipeline(Exec{}, in, out, 100, TwiceAndOne{}, {.chunk_elements = 10}, ksync::implementation::native);
+  });
+  EXPECT_NE(message.find("ksync::pipeline: how = native runs ksync::cuda's kernels"), std::string::npos) << message;
 }
 
 }  // namespace

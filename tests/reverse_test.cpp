@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::reverse_in_block and ksync::reverse (portable) against a host reference.
+#include "support/errors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
 #include "support/types.hpp"
@@ -12,42 +13,58 @@
 #include <stdexcept>
 #include <string>
 
+namespace ksync::test {
 namespace {
 
-using ksync::test::to_device;
-using ksync::test::to_host;
+KSYNC_TYPED_SUITE(Reverse, value_types);
 
-KSYNC_TYPED_SUITE(Reverse, ksync::test::value_types);
-
-TYPED_TEST(Reverse, InBlockFollowsSeed000ForEveryCountUpTo128) {
+// Each test runs every implementation this backend reaches: portable, and native through the bridge on
+// Kokkos::Cuda.
+TYPED_TEST(Reverse, InBlockReversesEveryCountUpTo128) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
-  for (std::size_t n = 0; n <= 128; ++n) {
-    SCOPED_TRACE(::testing::Message() << "n = " << n);
-    const auto host = ksync::test::distinct_values<T>(n, 3);
-    const Kokkos::View<T*> out("ksync::test::out", n);
-    ksync::reverse_in_block(exec, to_device(host), out);
-    EXPECT_EQ(to_host(out), ksync::test::reversed(host));
+  for (const auto how : reachable_implementations<Kokkos::DefaultExecutionSpace>()) {
+    for (std::size_t n = 0; n <= 128; ++n) {
+      SCOPED_TRACE(::testing::Message() << "how = " << ksync::to_string(how) << ", n = " << n);
+      const auto host = distinct_values<T>(n, 3);
+      const Kokkos::View<T*> out("out", n);
+      ksync::reverse_in_block(exec, to_device(host), out, how);
+      EXPECT_EQ(to_host(out), reversed(host));
+    }
   }
 }
 
 TYPED_TEST(Reverse, OutOfPlaceAndInPlaceMatchTheReferenceForEveryTileAndSize) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
-  for (const int tile : ksync::test::block_sizes) {
-    for (const auto n : ksync::test::boundary_sizes) {
-      if (!ksync::test::size_enabled(n) || (n > 100'000 && tile != 256)) continue;
-      SCOPED_TRACE(::testing::Message() << "tile = " << tile << ", n = " << n);
-      const auto host = ksync::test::distinct_values<T>(n, 11);
-      const auto expected = ksync::test::reversed(host);
-      const auto data = to_device(host);
-      const Kokkos::View<T*> out("ksync::test::out", n);
-      ksync::reverse(exec, data, out, tile);
-      EXPECT_EQ(to_host(out), expected);
-      ksync::reverse(exec, data, tile);
-      EXPECT_EQ(to_host(data), expected);
+  for (const auto how : reachable_implementations<Kokkos::DefaultExecutionSpace>()) {
+    for (const int tile : block_sizes) {
+      for (const auto n : boundary_sizes) {
+        if (!size_enabled(n) || (n > 100'000 && tile != 256)) continue;
+        SCOPED_TRACE(::testing::Message() << "how = " << ksync::to_string(how) << ", tile = " << tile << ", n = " << n);
+        const auto host = distinct_values<T>(n, 11);
+        const auto expected = reversed(host);
+        const auto data = to_device(host);
+        const Kokkos::View<T*> out("out", n);
+        ksync::reverse(exec, data, out, tile, how);
+        EXPECT_EQ(to_host(out), expected);
+        ksync::reverse(exec, data, tile, how);
+        EXPECT_EQ(to_host(data), expected);
+      }
     }
   }
+}
+
+TEST(ReverseArguments, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  const Kokkos::View<float*> in("in", 8);
+  const Kokkos::View<float*> out("out", 8);
+  const auto native = ksync::implementation::native;
+  const std::string refused = ": how = native runs ksync::cuda's kernels";
+  EXPECT_TRUE(refuses([&] { ksync::reverse_in_block(Exec{}, in, out, native); }, "ksync::reverse_in_block" + refused));
+  EXPECT_TRUE(refuses([&] { ksync::reverse(Exec{}, in, out, 256, native); }, "ksync::reverse" + refused));
+  EXPECT_TRUE(refuses([&] { ksync::reverse(Exec{}, in, 256, native); }, "ksync::reverse" + refused));
 }
 
 TEST(ReverseArguments, MoreThan128ValuesInOneBlockAreRejected) {
@@ -79,3 +96,4 @@ TEST(ReverseArguments, MismatchedExtentsAndBadTilesAreRejected) {
 }
 
 }  // namespace
+}  // namespace ksync::test

@@ -27,38 +27,37 @@ using ksync::cuda::device_buffer;
 
 constexpr std::uint64_t no_timeout = 10'000'000'000;  // 10 s: these grids are checked co-resident
 
-// Each loop folds the round into a value the kernel may publish, so the loop cannot be dropped.
-__global__ void syncwarp_rounds(int rounds, int* sink) {
+// `rounds` arrivals at a barrier, arrive() returning false once the barrier gives up (the spin barriers'
+// timeout). Each round folds into a value the kernel may publish, so the loop cannot be dropped.
+template <class Arrive>
+__device__ void run_rounds(int rounds, int* sink, Arrive&& arrive) {
   int value = static_cast<int>(threadIdx.x);
   for (int round = 0; round < rounds; ++round) {
     value += round;
-    // Participation: every lane of the warp (full mask; every lane runs every round). Data: none; the
-    // barrier itself is timed.
-    __syncwarp();
+    if (!arrive()) return;
   }
   if (value == -1) *sink = value;
 }
 
+__global__ void syncwarp_rounds(int rounds, int* sink) {
+  run_rounds(rounds, sink, [] {
+    // Participation: every lane of the warp (full mask; every lane runs every round). Data: none; the
+    // barrier itself is timed.
+    __syncwarp();
+    return true;
+  });
+}
+
 __global__ void syncthreads_rounds(int rounds, int* sink) {
-  int value = static_cast<int>(threadIdx.x);
-  for (int round = 0; round < rounds; ++round) {
-    value += round;
-    // Participation: every thread of the block (uniform loop). Data: none; the barrier itself is timed.
-    __syncthreads();
-  }
-  if (value == -1) *sink = value;
+  // Participation: every thread of the block (uniform loop). Data: none; the barrier itself is timed.
+  run_rounds(rounds, sink, [] { return (__syncthreads(), true); });
 }
 
 __global__ void cluster_sync_rounds(int rounds, int* sink) {
 #if KSYNC_CLUSTER_CODE
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  int value = static_cast<int>(threadIdx.x);
-  for (int round = 0; round < rounds; ++round) {
-    value += round;
-    // Participation: every thread of every block of the cluster (uniform loop). Data: none; timed.
-    cluster.sync();
-  }
-  if (value == -1) *sink = value;
+  // Participation: every thread of every block of the cluster (uniform loop). Data: none; timed.
+  run_rounds(rounds, sink, [&] { return (cluster.sync(), true); });
 #else
   (void)rounds;
   (void)sink;
@@ -68,34 +67,19 @@ __global__ void cluster_sync_rounds(int rounds, int* sink) {
 
 __global__ void grid_sync_rounds(int rounds, int* sink) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  int value = static_cast<int>(threadIdx.x);
-  for (int round = 0; round < rounds; ++round) {
-    value += round;
-    // Participation: every thread of every block of the cooperative grid (uniform loop). Data: none; timed.
-    grid.sync();
-  }
-  if (value == -1) *sink = value;
+  // Participation: every thread of every block of the cooperative grid (uniform loop). Data: none; timed.
+  run_rounds(rounds, sink, [&] { return (grid.sync(), true); });
 }
 
 __global__ void spin_barrier_rounds(int rounds, ksync::cuda::spin_barrier_state* state, int* sink) {
-  int value = static_cast<int>(threadIdx.x);
-  for (int round = 0; round < rounds; ++round) {
-    value += round;
-    // Participation: every thread of every block of the co-resident grid. Data: none; timed.
-    if (!ksync::cuda::spin_barrier_sync(state, no_timeout)) return;
-  }
-  if (value == -1) *sink = value;
+  // Participation: every thread of every block of the co-resident grid. Data: none; timed.
+  run_rounds(rounds, sink, [&] { return ksync::cuda::spin_barrier_sync(state, no_timeout); });
 }
 
 __global__ void volatile_barrier_rounds(int rounds, ksync::cuda::volatile_spin_barrier_state* state, int* sink) {
   unsigned int sense = *static_cast<volatile unsigned int*>(&state->sense);
-  int value = static_cast<int>(threadIdx.x);
-  for (int round = 0; round < rounds; ++round) {
-    value += round;
-    // Participation: every thread of every block of the co-resident grid. Data: none; timed.
-    if (!ksync::cuda::volatile_spin_barrier_sync(state, sense, no_timeout)) return;
-  }
-  if (value == -1) *sink = value;
+  // Participation: every thread of every block of the co-resident grid. Data: none; timed.
+  run_rounds(rounds, sink, [&] { return ksync::cuda::volatile_spin_barrier_sync(state, sense, no_timeout); });
 }
 
 __global__ void empty_kernel() {}

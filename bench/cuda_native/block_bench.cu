@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
+namespace ksync::bench {
 namespace {
 
-using ksync::bench::make_input;
-using ksync::bench::time_on_stream;
 using ksync::cuda::device_buffer;
 
 void time_reverse_out_of_place(benchmark::State& state) {
@@ -24,7 +23,7 @@ void time_reverse_out_of_place(benchmark::State& state) {
   time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
     ksync::cuda::reverse(cudaStreamPerThread, in.data(), out.data(), static_cast<std::size_t>(n));
   });
-  ksync::bench::check_elements(state, out.data(), n, ksync::bench::reversed_pattern{n}, "reversed copy");
+  check_elements(state, out.data(), n, reversed_pattern{n}, "reversed copy");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -36,11 +35,11 @@ void time_reverse_in_place(benchmark::State& state) {
   // The timed calls reversed the data an unknown number of times: check one call on fresh data.
   auto fresh = make_input(n);
   ksync::cuda::reverse(cudaStreamPerThread, fresh.data(), static_cast<std::size_t>(n));
-  ksync::bench::check_elements(state, fresh.data(), n, ksync::bench::reversed_pattern{n}, "data reversed in place");
+  check_elements(state, fresh.data(), n, reversed_pattern{n}, "data reversed in place");
   state.counters["n"] = static_cast<double>(n);
 }
 
-void time_segment_reduce(benchmark::State& state, ksync::cuda::block_reduce_form form, int segment) {
+void time_segment_reduce(benchmark::State& state, ksync::segment_form form, int segment) {
   const std::int64_t n = state.range(0);
   const auto data = make_input(n);
   const std::int64_t segments = (n + segment - 1) / segment;
@@ -49,8 +48,7 @@ void time_segment_reduce(benchmark::State& state, ksync::cuda::block_reduce_form
     ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), static_cast<std::size_t>(n), segment,
                                 ksync::reduce_op::sum, form, out.data());
   });
-  ksync::bench::check_elements(state, out.data(), segments,
-                               ksync::bench::pattern_segment_sums{.n = n, .segment = segment}, "segment sums");
+  check_elements(state, out.data(), segments, pattern_segment_sums{.n = n, .segment = segment}, "segment sums");
   state.counters["n"] = static_cast<double>(n);
   // Segments per second of the timed calls: its inverse is what one block (team) costs, barriers included.
   state.counters["segments_per_second"] =
@@ -65,30 +63,26 @@ void time_segment_predicates(benchmark::State& state) {
   time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
     ksync::cuda::segment_predicates(cudaStreamPerThread, flags.data(), static_cast<std::size_t>(n), 256, out.data());
   });
-  ksync::bench::check_elements(state, out.data(), (n + 255) / 256,
-                               ksync::bench::all_true_summaries{.n = n, .segment = 256}, "segment summaries");
+  check_elements(state, out.data(), (n + 255) / 256, all_true_summaries{.n = n, .segment = 256}, "segment summaries");
   state.counters["n"] = static_cast<double>(n);
 }
 
 }  // namespace
 
-void ksync::bench::register_block_benchmarks(bool smoke) {
+void register_block_benchmarks(bool smoke) {
   for (const auto n : block_sizes(smoke)) {
-    if (!ksync::bench::in_reduce_sweep(n, smoke))
-      benchmark::RegisterBenchmark("native/device_copy/float", device_copy, ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
-    benchmark::RegisterBenchmark("native/reverse/float", time_reverse_out_of_place)->Arg(n)->UseManualTime();
-    benchmark::RegisterBenchmark("native/reverse_in_place/float", time_reverse_in_place)->Arg(n)->UseManualTime();
-    for (const auto form : {ksync::cuda::block_reduce_form::tree, ksync::cuda::block_reduce_form::shuffle}) {
+    if (!in_reduce_sweep(n, smoke)) add_timed("native/device_copy/float", n, device_copy, timing::throughput);
+    add_timed("native/reverse/float", n, time_reverse_out_of_place);
+    add_timed("native/reverse_in_place/float", n, time_reverse_in_place);
+    for (const auto form : {ksync::segment_form::tree, ksync::segment_form::shuffle}) {
       for (const int segment : ksync::cuda::segment_reduce_sizes) {
-        const std::string name = "native/segment_reduce/" + std::string(ksync::cuda::to_string(form)) + "/" +
-                                 std::to_string(segment) + "/float";
-        benchmark::RegisterBenchmark(name, time_segment_reduce, form, segment)->Arg(n)->UseManualTime();
+        const std::string name =
+            "native/segment_reduce/" + std::string(ksync::to_string(form)) + "/" + std::to_string(segment) + "/float";
+        add_timed(name, n, time_segment_reduce, form, segment);
       }
     }
-    benchmark::RegisterBenchmark("native/segment_predicates/256/int32", time_segment_predicates)
-        ->Arg(n)
-        ->UseManualTime();
+    add_timed("native/segment_predicates/256/int32", n, time_segment_predicates);
   }
 }
+
+}  // namespace ksync::bench

@@ -173,27 +173,19 @@ void ksync::bench::register_cg_benchmarks(bool smoke) {
   for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::cuda_graph,
                           cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier}) {
     for (const auto m : cg_grid_sizes(smoke)) {
-      benchmark::RegisterBenchmark("native/cg/" + std::string(ksync::to_string(form)) + "/double", time_cg, form,
-                                   iterations)
-          ->Arg(m)
-          ->UseManualTime();
+      ksync::bench::add_timed("native/cg/" + std::string(ksync::to_string(form)) + "/double", m, time_cg, form,
+                              iterations);
     }
   }
   benchmark::RegisterBenchmark("native/cg_floor/copy/double", time_copy_rate)->UseManualTime();
   for (const auto m : cg_grid_sizes(smoke))
-    benchmark::RegisterBenchmark("native/cg_floor/grid_sync", time_grid_sync, smoke ? 10 : 1000)
-        ->Arg(m)
-        ->UseManualTime();
+    ksync::bench::add_timed("native/cg_floor/grid_sync", m, time_grid_sync, smoke ? 10 : 1000);
 }
 
 void ksync::bench::register_round_trip_benchmarks(bool smoke) {
   for (const auto n : round_trip_sizes(smoke)) {
-    benchmark::RegisterBenchmark("native/round_trip/ksync_mailbox/float", time_round_trip_mailbox)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/round_trip/copy_and_synchronize/float", time_round_trip_copy_and_synchronize)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/round_trip/cub/float", time_round_trip_cub)->Arg(n)->UseManualTime();
+    ksync::bench::add_timed("native/round_trip/ksync_mailbox/float", n, time_round_trip_mailbox);
+    ksync::bench::add_timed("native/round_trip/copy_and_synchronize/float", n, time_round_trip_copy_and_synchronize);
+    ksync::bench::add_timed("native/round_trip/cub/float", n, time_round_trip_cub);
   }
 }

@@ -67,10 +67,8 @@ void ksync::bench::register_iteration_benchmarks(bool smoke) {
     for (const auto& [block_size, per_multiprocessor, sweeps_per_barrier, suffix] : shapes) {
       const std::string name = "native/jacobi/" + std::string(ksync::to_string(form)) + suffix;
       for (const auto n : sizes) {
-        benchmark::RegisterBenchmark(name + "/float", time_jacobi, form, block_size, per_multiprocessor,
-                                     sweeps_per_barrier, phases)
-            ->Arg(n)
-            ->UseManualTime();
+        ksync::bench::add_timed(name + "/float", n, time_jacobi, form, block_size, per_multiprocessor,
+                                sweeps_per_barrier, phases);
       }
     }
   }

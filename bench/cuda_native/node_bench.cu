@@ -143,7 +143,7 @@ void ksync::bench::register_node_benchmarks(bool smoke) {
     if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
     for (const int gpus : gpu_counts) {
       auto* rows = benchmark::RegisterBenchmark(
-          "native/node/reduce/" + std::string(ksync::cuda::node::to_string(combine)) + "/gpus:" + std::to_string(gpus),
+          "native/node/reduce/" + std::string(ksync::to_string(combine)) + "/gpus:" + std::to_string(gpus),
           time_node_reduce, combine, gpus);
       for (const auto n : reduce_sizes)
         rows->Arg(n);

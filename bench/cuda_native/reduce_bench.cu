@@ -19,12 +19,11 @@
 #include <string>
 #include <type_traits>
 
+namespace ksync::bench {
 namespace {
 
 using ksync::reduce_op;
 using ksync::reduce_strategy;
-using ksync::bench::make_input;
-using ksync::bench::time_on_stream;
 using ksync::cuda::device_buffer;
 
 constexpr reduce_strategy strategies[] = {reduce_strategy::two_pass, reduce_strategy::last_block,
@@ -41,12 +40,12 @@ std::string type_name() {
 
 template <class T>
 void check(benchmark::State& state, const device_buffer<T>& result, std::int64_t n, const char* what) {
-  ksync::bench::check_pattern_result(state, static_cast<double>(result.to_host().at(0)), n, what);
+  check_pattern_result(state, static_cast<double>(result.to_host().at(0)), n, what);
 }
 
 template <class T>
 void time_native_reduce(benchmark::State& state, reduce_op op, reduce_strategy strategy,
-                        ksync::cuda::reduce_tuning tuning, ksync::bench::timing mode) {
+                        ksync::cuda::reduce_tuning tuning, timing mode) {
   const std::int64_t n = state.range(0);
   const auto data = make_input<T>(n);
   device_buffer<T> result(1);
@@ -59,7 +58,7 @@ void time_native_reduce(benchmark::State& state, reduce_op op, reduce_strategy s
         },
         mode);
   } catch (const std::invalid_argument& refusal) {  // e.g. a cluster size this device does not take
-    ksync::bench::refused(state, refusal.what());
+    refused(state, refusal.what());
     return;
   }
   check(state, result, n, std::string(ksync::to_string(op)).c_str());
@@ -67,7 +66,7 @@ void time_native_reduce(benchmark::State& state, reduce_op op, reduce_strategy s
 }
 
 template <class T>
-void time_cub_reduce(benchmark::State& state, reduce_op op, ksync::bench::timing mode) {
+void time_cub_reduce(benchmark::State& state, reduce_op op, timing mode) {
   const std::int64_t n = state.range(0);
   const auto data = make_input<T>(n);
   device_buffer<T> result(1);
@@ -111,14 +110,14 @@ void time_cublas_dot(benchmark::State& state) {
   device_buffer<float> result(1);
   cublasHandle_t handle = nullptr;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-    ksync::bench::row_failed(state, "cublasCreate failed");
+    row_failed(state, "cublasCreate failed");
     return;
   }
   cublasSetStream(handle, cudaStreamPerThread);
   cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_DEVICE);
   time_on_stream(state, cudaStreamPerThread, 2 * n * 4, [&] {
     if (cublasSdot(handle, static_cast<int>(n), x.data(), 1, y.data(), 1, result.data()) != CUBLAS_STATUS_SUCCESS)
-      ksync::bench::row_failed(state, "cublasSdot failed");
+      row_failed(state, "cublasSdot failed");
   });
   cublasDestroy(handle);
   check(state, result, n, "dot");
@@ -130,7 +129,7 @@ struct Twice {
   __device__ float operator()(float x) const { return 2.0f * x; }
 };
 
-void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning, ksync::bench::timing mode) {
+void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning, timing mode) {
   const std::int64_t n = state.range(0);
   const auto in = make_input<float>(n);
   device_buffer<float> out(static_cast<std::size_t>(n));
@@ -141,7 +140,7 @@ void time_native_transform(benchmark::State& state, ksync::cuda::transform_tunin
                                tuning);
       },
       mode);
-  ksync::bench::check_elements(state, out.data(), n, ksync::bench::twice_pattern{}, "y = 2x");
+  check_elements(state, out.data(), n, twice_pattern{}, "y = 2x");
   state.counters["n"] = static_cast<double>(n);
 }
 
@@ -151,79 +150,43 @@ void register_operator_and_type_comparisons(std::int64_t n) {
   for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
     if (std::is_same_v<T, float> && op == reduce_op::sum) continue;  // the sweep has it
     const std::string name = std::string(ksync::to_string(op)) + "/" + type;
-    benchmark::RegisterBenchmark("native/reduce/" + name + "/last_block", time_native_reduce<T>, op,
-                                 reduce_strategy::last_block, ksync::cuda::reduce_tuning{},
-                                 ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("cub/reduce/" + name, time_cub_reduce<T>, op, ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
+    add_timed("native/reduce/" + name + "/last_block", n, time_native_reduce<T>, op, reduce_strategy::last_block,
+              ksync::cuda::reduce_tuning{}, timing::throughput);
+    add_timed("cub/reduce/" + name, n, time_cub_reduce<T>, op, timing::throughput);
   }
 }
 
 }  // namespace
 
-void ksync::bench::register_reduce_benchmarks(bool smoke) {
+void register_reduce_benchmarks(bool smoke) {
   for (const auto n : reduce_sweep_sizes(smoke)) {
     for (const auto strategy : strategies) {
-      benchmark::RegisterBenchmark("native/reduce/sum/float/" + std::string(ksync::to_string(strategy)),
-                                   time_native_reduce<float>, reduce_op::sum, strategy, ksync::cuda::reduce_tuning{},
-                                   ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("native/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, time_native_reduce<float>,
+                reduce_op::sum, strategy, ksync::cuda::reduce_tuning{}, timing::throughput);
     }
-    benchmark::RegisterBenchmark("cub/reduce/sum/float", time_cub_reduce<float>, reduce_op::sum,
-                                 ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
+    add_timed("cub/reduce/sum/float", n, time_cub_reduce<float>, reduce_op::sum, timing::throughput);
     // One call from an idle stream, launch included: where one launch instead of two shows most.
-    benchmark::RegisterBenchmark("native/reduce_latency/sum/float/last_block", time_native_reduce<float>,
-                                 reduce_op::sum, reduce_strategy::last_block, ksync::cuda::reduce_tuning{},
-                                 ksync::bench::timing::latency)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("cub/reduce_latency/sum/float", time_cub_reduce<float>, reduce_op::sum,
-                                 ksync::bench::timing::latency)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/device_copy/float", ksync::bench::device_copy,
-                                 ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/transform/float", time_native_transform, ksync::cuda::transform_tuning{},
-                                 ksync::bench::timing::throughput)
-        ->Arg(n)
-        ->UseManualTime();
+    add_timed("native/reduce_latency/sum/float/last_block", n, time_native_reduce<float>, reduce_op::sum,
+              reduce_strategy::last_block, ksync::cuda::reduce_tuning{}, timing::latency);
+    add_timed("cub/reduce_latency/sum/float", n, time_cub_reduce<float>, reduce_op::sum, timing::latency);
+    add_timed("native/device_copy/float", n, device_copy, timing::throughput);
+    add_timed("native/transform/float", n, time_native_transform, ksync::cuda::transform_tuning{}, timing::throughput);
     for (const int items : {0, 2}) {  // the resident grid-stride loop, and two packs per thread
-      benchmark::RegisterBenchmark("native/transform/float/i" + std::to_string(items), time_native_transform,
-                                   ksync::cuda::transform_tuning{.items_per_thread = items},
-                                   ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("native/transform/float/i" + std::to_string(items), n, time_native_transform,
+                ksync::cuda::transform_tuning{.items_per_thread = items}, timing::throughput);
     }
   }
   // Cold rows: one call after the L2 was overwritten, where the hot rows' data fits in it.
   for (const auto n : cold_sizes(smoke)) {
-    const auto cold = ksync::bench::timing::cold;
-    benchmark::RegisterBenchmark("native/reduce_cold/sum/float/last_block", time_native_reduce<float>, reduce_op::sum,
-                                 reduce_strategy::last_block, ksync::cuda::reduce_tuning{}, cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("cub/reduce_cold/sum/float", time_cub_reduce<float>, reduce_op::sum, cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/device_copy_cold/float", ksync::bench::device_copy, cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
-    benchmark::RegisterBenchmark("native/transform_cold/float", time_native_transform, ksync::cuda::transform_tuning{},
-                                 cold)
-        ->Arg(n)
-        ->Iterations(cold_samples(smoke))
-        ->UseManualTime();
+    const auto cold = timing::cold;
+    add_timed("native/reduce_cold/sum/float/last_block", n, time_native_reduce<float>, reduce_op::sum,
+              reduce_strategy::last_block, ksync::cuda::reduce_tuning{}, cold)
+        ->Iterations(cold_samples(smoke));
+    add_timed("cub/reduce_cold/sum/float", n, time_cub_reduce<float>, reduce_op::sum, cold)
+        ->Iterations(cold_samples(smoke));
+    add_timed("native/device_copy_cold/float", n, device_copy, cold)->Iterations(cold_samples(smoke));
+    add_timed("native/transform_cold/float", n, time_native_transform, ksync::cuda::transform_tuning{}, cold)
+        ->Iterations(cold_samples(smoke));
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     register_operator_and_type_comparisons<float>(n);
@@ -231,26 +194,20 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
     register_operator_and_type_comparisons<std::int32_t>(n);
     register_operator_and_type_comparisons<std::int64_t>(n);
     for (const auto strategy : {reduce_strategy::two_pass, reduce_strategy::last_block}) {
-      benchmark::RegisterBenchmark("native/dot/float/" + std::string(ksync::to_string(strategy)), time_native_dot,
-                                   strategy)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("native/dot/float/" + std::string(ksync::to_string(strategy)), n, time_native_dot, strategy);
     }
-    benchmark::RegisterBenchmark("cublas/dot/float", time_cublas_dot)->Arg(n)->UseManualTime();
+    add_timed("cublas/dot/float", n, time_cublas_dot);
     // The knobs: block size x minimum items per thread x blocks per multiprocessor (0: all resident).
     for (const int block_size : {128, 256, 512}) {
       for (const int items : {4, 16, 64}) {
         for (const int blocks_per_sm : {0, 2, 4}) {
           const std::string knobs =
               "b" + std::to_string(block_size) + "_i" + std::to_string(items) + "_s" + std::to_string(blocks_per_sm);
-          benchmark::RegisterBenchmark(
-              "native/reduce_tuning/sum/float/last_block/" + knobs, time_native_reduce<float>, reduce_op::sum,
-              reduce_strategy::last_block,
-              ksync::cuda::reduce_tuning{
-                  .block_size = block_size, .items_per_thread = items, .blocks_per_sm = blocks_per_sm},
-              ksync::bench::timing::throughput)
-              ->Arg(n)
-              ->UseManualTime();
+          add_timed("native/reduce_tuning/sum/float/last_block/" + knobs, n, time_native_reduce<float>, reduce_op::sum,
+                    reduce_strategy::last_block,
+                    ksync::cuda::reduce_tuning{
+                        .block_size = block_size, .items_per_thread = items, .blocks_per_sm = blocks_per_sm},
+                    timing::throughput);
         }
       }
     }
@@ -261,23 +218,19 @@ void ksync::bench::register_reduce_benchmarks(bool smoke) {
         for (const bool streaming : {false, true}) {
           const std::string knobs =
               "b" + std::to_string(block_size) + "_i" + std::to_string(items) + (streaming ? "_cs" : "_wb");
-          benchmark::RegisterBenchmark(
-              "native/transform_tuning/float/" + knobs, time_native_transform,
-              ksync::cuda::transform_tuning{
-                  .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming},
-              ksync::bench::timing::throughput)
-              ->Arg(n)
-              ->UseManualTime();
+          add_timed("native/transform_tuning/float/" + knobs, n, time_native_transform,
+                    ksync::cuda::transform_tuning{
+                        .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming},
+                    timing::throughput);
         }
       }
     }
     for (const int cluster_size : {1, 2, 4, 8, 16}) {
-      benchmark::RegisterBenchmark("native/reduce_tuning/sum/float/cluster/c" + std::to_string(cluster_size),
-                                   time_native_reduce<float>, reduce_op::sum, reduce_strategy::cluster,
-                                   ksync::cuda::reduce_tuning{.cluster_size = cluster_size},
-                                   ksync::bench::timing::throughput)
-          ->Arg(n)
-          ->UseManualTime();
+      add_timed("native/reduce_tuning/sum/float/cluster/c" + std::to_string(cluster_size), n, time_native_reduce<float>,
+                reduce_op::sum, reduce_strategy::cluster, ksync::cuda::reduce_tuning{.cluster_size = cluster_size},
+                timing::throughput);
     }
   }
 }
+
+}  // namespace ksync::bench

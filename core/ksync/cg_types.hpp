@@ -43,45 +43,23 @@ enum class cg_form {
   persistent_spin_barrier,
 };
 
-struct cg_form_row {
-  cg_form id;
-  std::string_view name;
-  strategy_half half;  // either: both halves implement it; portable / native: only that half
-};
-
-// One row per form, in the enum's order: every name and half comes from here.
-inline constexpr cg_form_row cg_form_rows[] = {
-    {.id = cg_form::host_scalars, .name = "host_scalars", .half = strategy_half::either},
-    {.id = cg_form::device_scalars, .name = "device_scalars", .half = strategy_half::either},
-    {.id = cg_form::fused, .name = "fused", .half = strategy_half::either},
+// One row per form, in the enum's order: every name and half comes from here (both: each half has its own).
+inline constexpr strategy_row<cg_form> cg_form_rows[] = {
+    {.id = cg_form::host_scalars, .name = "host_scalars", .half = strategy_half::both},
+    {.id = cg_form::device_scalars, .name = "device_scalars", .half = strategy_half::both},
+    {.id = cg_form::fused, .name = "fused", .half = strategy_half::both},
     {.id = cg_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
     {.id = cg_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
     {.id = cg_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
     {.id = cg_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
 };
-
 static_assert(detail::rows_follow_the_enum(cg_form_rows), "cg_form_rows must list the cg_form values in order");
 
-// What detail::strategy_table reads: a half's table lists the forms of its own half and those of both.
 constexpr const auto& strategy_rows(cg_form /*tag*/) noexcept {
   return cg_form_rows;
 }
-constexpr bool must_implement(const cg_form_row& row, strategy_half half) noexcept {
-  return row.half == half || row.half == strategy_half::either;
-}
 
 inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
-
-[[nodiscard]] constexpr std::string_view to_string(cg_form form) noexcept {
-  const auto* row = detail::row_of(cg_form_rows, form);
-  return row != nullptr ? row->name : std::string_view("unknown");
-}
-
-// Which half implements `form` (strategy_half::either: both).
-[[nodiscard]] constexpr strategy_half half_of(cg_form form) noexcept {
-  const auto* row = detail::row_of(cg_form_rows, form);
-  return row != nullptr ? row->half : strategy_half::either;
-}
 
 // The form named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline cg_form cg_form_from_string(std::string_view name) {

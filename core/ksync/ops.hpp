@@ -42,30 +42,24 @@ struct plus {
   }
 };
 
-// A NaN operand is skipped (b < a and a < b are false for it), on every backend alike.
-struct minimum {
-  static constexpr reduce_op id = reduce_op::min;
+// min and max: keep one of two values by comparison. A NaN operand is skipped (b < a and a < b are false
+// for it), on every backend alike.
+template <reduce_op Id>
+struct extremum {
+  static_assert(Id == reduce_op::min || Id == reduce_op::max, "ksync::extremum is min or max");
+  static constexpr reduce_op id = Id;
+  static constexpr bool keeps_larger = Id == reduce_op::max;
   template <class T>
   KSYNC_HOST_DEVICE static constexpr T identity() {
-    return detail::min_identity<T>;
+    return keeps_larger ? detail::max_identity<T> : detail::min_identity<T>;
   }
   template <class T>
   KSYNC_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
-    return b < a ? b : a;
+    return (keeps_larger ? a < b : b < a) ? b : a;
   }
 };
-
-struct maximum {
-  static constexpr reduce_op id = reduce_op::max;
-  template <class T>
-  KSYNC_HOST_DEVICE static constexpr T identity() {
-    return detail::max_identity<T>;
-  }
-  template <class T>
-  KSYNC_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
-    return a < b ? b : a;
-  }
-};
+using minimum = extremum<reduce_op::min>;
+using maximum = extremum<reduce_op::max>;
 
 // The operator a reduce_op names, at compile time.
 template <reduce_op Op>
@@ -85,6 +79,13 @@ decltype(auto) with_operator(reduce_op op, Body&& body) {
       return std::forward<Body>(body)(maximum{});
   }
   throw std::invalid_argument("ksync: op = " + std::to_string(static_cast<int>(op)) + " is not a reduce_op");
+}
+
+// What `op` stands for in another library's enumeration (MPI_Op, ncclRedOp_t): the one mapping of
+// reduce_op to a foreign value, given the three.
+template <class Foreign>
+constexpr Foreign foreign_op(reduce_op op, Foreign sum, Foreign min, Foreign max) {
+  return op == reduce_op::min ? min : op == reduce_op::max ? max : sum;
 }
 
 }  // namespace ksync

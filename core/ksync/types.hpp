@@ -4,12 +4,11 @@
 // with the same name take the same arguments.
 #pragma once
 
-#include <array>
+#include <ksync/detail/arguments.hpp>
+#include <ksync/strategy_rows.hpp>
+
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 
 namespace ksync {
@@ -18,15 +17,8 @@ namespace ksync {
 enum class reduce_op { sum, min, max };
 
 [[nodiscard]] constexpr std::string_view to_string(reduce_op op) noexcept {
-  switch (op) {
-    case reduce_op::sum:
-      return "sum";
-    case reduce_op::min:
-      return "min";
-    case reduce_op::max:
-      return "max";
-  }
-  return "unknown";
+  constexpr std::string_view names[] = {"sum", "min", "max"};
+  return detail::name_in(names, op);
 }
 
 // How a device-wide reduction is carried out. Each half accepts the strategies it implements and throws
@@ -55,20 +47,10 @@ enum class reduce_strategy {
   atomics,
 };
 
-// Which half implements a strategy: portable (Kokkos code, any backend), native (ksync::cuda's kernels,
-// reachable from ksync:: on Kokkos::Cuda through the bridge), or either (automatic: each half's own choice).
-enum class strategy_half { either, portable, native };
-
-struct reduce_strategy_row {
-  reduce_strategy id;
-  std::string_view name;
-  strategy_half half;
-};
-
 // One row per strategy, in the enum's order: every name and half below comes from here. Each half's table
 // of implementations (detail/reduce/strategies.hpp, ksync/cuda/device/reduce/strategies.cuh) must hold a
 // row for each of its strategies, which both check at compile time against this one.
-inline constexpr reduce_strategy_row reduce_strategy_rows[] = {
+inline constexpr strategy_row<reduce_strategy> reduce_strategy_rows[] = {
     {.id = reduce_strategy::automatic, .name = "automatic", .half = strategy_half::either},
     {.id = reduce_strategy::kokkos, .name = "kokkos", .half = strategy_half::portable},
     {.id = reduce_strategy::team, .name = "team", .half = strategy_half::portable},
@@ -80,76 +62,21 @@ inline constexpr reduce_strategy_row reduce_strategy_rows[] = {
     {.id = reduce_strategy::atomics, .name = "atomics", .half = strategy_half::native},
 };
 
-namespace detail {
-
-// What every enum with a table of rows (reduce_strategy_rows and iteration_form_rows below, cg_form_rows in
-// cg_types.hpp) answers from it, written once: whether the rows follow the enum, every id, the row of an id, the id of
-// a name.
-template <class Row, std::size_t N>
-constexpr bool rows_follow_the_enum(const Row (&rows)[N]) {
-  for (std::size_t i = 0; i < N; ++i)
-    if (static_cast<std::size_t>(rows[i].id) != i) return false;
-  return true;
-}
-
-template <class Row, std::size_t N>
-constexpr auto ids_of(const Row (&rows)[N]) {
-  std::array<decltype(Row::id), N> ids{};
-  for (std::size_t i = 0; i < N; ++i)
-    ids[i] = rows[i].id;
-  return ids;
-}
-
-// The row of `id`, or null for a value past the table.
-template <class Row, std::size_t N>
-constexpr const Row* row_of(const Row (&rows)[N], decltype(Row::id) id) {
-  const auto index = static_cast<std::size_t>(id);
-  return index < N ? &rows[index] : nullptr;
-}
-
-// The id named `name`; throws std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
-template <class Row, std::size_t N>
-decltype(Row::id) id_named(const Row (&rows)[N], std::string_view name, const char* where, const char* noun) {
-  std::string known;
-  for (const auto& row : rows) {
-    if (row.name == name) return row.id;
-    known += (known.empty() ? "" : ", ") + std::string(row.name);
-  }
-  throw std::invalid_argument(std::string(where) + ": name = \"" + std::string(name) + "\" is not a " + noun + " (" +
-                              known + ")");
-}
-
-}  // namespace detail
 // An enumerator without a row has no name, no half, and no implementation table may list it (each checks
 // its rows against these).
 static_assert(detail::rows_follow_the_enum(reduce_strategy_rows),
               "reduce_strategy_rows must list the reduce_strategy values in order");
 
-// What detail::strategy_table reads (by argument-dependent lookup): the rows, and which rows a half's table
-// must list. `automatic` is each half's choice among its rows, not a row of either table.
+// `automatic` is each half's choice among its rows (strategy_half::either), not a row of either table.
 constexpr const auto& strategy_rows(reduce_strategy /*tag*/) noexcept {
   return reduce_strategy_rows;
-}
-constexpr bool must_implement(const reduce_strategy_row& row, strategy_half half) noexcept {
-  return row.half == half;
 }
 
 inline constexpr auto all_reduce_strategies = detail::ids_of(reduce_strategy_rows);
 
-[[nodiscard]] constexpr std::string_view to_string(reduce_strategy strategy) noexcept {
-  const auto* row = detail::row_of(reduce_strategy_rows, strategy);
-  return row != nullptr ? row->name : std::string_view("unknown");
-}
-
 // The strategy named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline reduce_strategy reduce_strategy_from_string(std::string_view name) {
   return detail::id_named(reduce_strategy_rows, name, "ksync::reduce_strategy_from_string", "strategy");
-}
-
-// Whether `strategy` runs the hand-written CUDA kernels of ksync::cuda (as opposed to Kokkos code).
-[[nodiscard]] constexpr bool is_native(reduce_strategy strategy) noexcept {
-  const auto* row = detail::row_of(reduce_strategy_rows, strategy);
-  return row != nullptr && row->half == strategy_half::native;
 }
 
 // How ksync::transform maps in to out.
@@ -159,15 +86,9 @@ inline constexpr auto all_reduce_strategies = detail::ids_of(reduce_strategy_row
 //   native    — ksync::cuda::transform on exec's stream (Kokkos::Cuda and the native half only).
 enum class transform_strategy { automatic, kokkos, tuned, native };
 
-struct transform_strategy_row {
-  transform_strategy id;
-  std::string_view name;
-  strategy_half half;
-};
-
 // One row per strategy, in the enum's order; the portable table (ksync/detail/transform/strategies.hpp) is
 // checked against it at compile time. `native` is ksync::cuda::transform, which has no strategies of its own.
-inline constexpr transform_strategy_row transform_strategy_rows[] = {
+inline constexpr strategy_row<transform_strategy> transform_strategy_rows[] = {
     {.id = transform_strategy::automatic, .name = "automatic", .half = strategy_half::either},
     {.id = transform_strategy::kokkos, .name = "kokkos", .half = strategy_half::portable},
     {.id = transform_strategy::tuned, .name = "tuned", .half = strategy_half::portable},
@@ -178,15 +99,6 @@ static_assert(detail::rows_follow_the_enum(transform_strategy_rows),
 
 constexpr const auto& strategy_rows(transform_strategy /*tag*/) noexcept {
   return transform_strategy_rows;
-}
-// `automatic` is resolved before the table, as for reduce_strategy.
-constexpr bool must_implement(const transform_strategy_row& row, strategy_half half) noexcept {
-  return row.half == half;
-}
-
-[[nodiscard]] constexpr std::string_view to_string(transform_strategy strategy) noexcept {
-  const auto* row = detail::row_of(transform_strategy_rows, strategy);
-  return row != nullptr ? row->name : "unknown";
 }
 
 // How an iterative computation of many dependent phases (ksync::jacobi, ksync::cuda::jacobi) is run; each
@@ -210,15 +122,10 @@ enum class iteration_form {
   kokkos_graph
 };
 
-struct iteration_form_row {
-  iteration_form id;
-  std::string_view name;
-  strategy_half half;
-};
-
 // One row per form, in the enum's order; each half's table of forms (ksync/detail/jacobi/forms.hpp,
-// cuda_native/src/device/jacobi/forms.cuh) is checked against it at compile time.
-inline constexpr iteration_form_row iteration_form_rows[] = {
+// cuda_native/src/device/jacobi/forms.cuh) is checked against it at compile time. No form is shared: each
+// half runs its own.
+inline constexpr strategy_row<iteration_form> iteration_form_rows[] = {
     {.id = iteration_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
     {.id = iteration_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
     {.id = iteration_form::persistent_volatile_barrier,
@@ -235,21 +142,53 @@ static_assert(detail::rows_follow_the_enum(iteration_form_rows),
 constexpr const auto& strategy_rows(iteration_form /*tag*/) noexcept {
   return iteration_form_rows;
 }
-constexpr bool must_implement(const iteration_form_row& row, strategy_half half) noexcept {
-  return row.half == half;  // no form is shared: each half runs its own
-}
 
 inline constexpr auto all_iteration_forms = detail::ids_of(iteration_form_rows);
 
-[[nodiscard]] constexpr std::string_view to_string(iteration_form form) noexcept {
-  const auto* row = detail::row_of(iteration_form_rows, form);
-  return row != nullptr ? row->name : "unknown";
+// How each segment of ksync::segment_reduce and ksync::cuda::segment_reduce is reduced: one Kokkos team
+// (portable) or one CUDA block (native) per segment.
+//   Portable (ksync::, any Kokkos backend):
+//   team_reduce          each member folds a strided share of the segment, then member.team_reduce
+//   team_thread_range    a nested parallel_reduce over TeamThreadRange
+//   team_vector_range    a nested parallel_reduce over TeamVectorRange (threads and vector lanes at once)
+//   thread_vector_range  TeamThreadRange over chunks of 32, each chunk reduced over ThreadVectorRange
+//   Native (ksync::cuda's block collectives; from ksync:: on Kokkos::Cuda through the bridge):
+//   tree                 block::reduce_tree: a shared-memory tree, __syncthreads while several warps work,
+//                        __syncwarp within the last one
+//   shuffle              block::reduce_shuffle: warp shuffles, then one shared-memory exchange across warps
+enum class segment_form { team_reduce, team_thread_range, team_vector_range, thread_vector_range, tree, shuffle };
+
+inline constexpr strategy_row<segment_form> segment_form_rows[] = {
+    {.id = segment_form::team_reduce, .name = "team_reduce", .half = strategy_half::portable},
+    {.id = segment_form::team_thread_range, .name = "team_thread_range", .half = strategy_half::portable},
+    {.id = segment_form::team_vector_range, .name = "team_vector_range", .half = strategy_half::portable},
+    {.id = segment_form::thread_vector_range, .name = "thread_vector_range", .half = strategy_half::portable},
+    {.id = segment_form::tree, .name = "tree", .half = strategy_half::native},
+    {.id = segment_form::shuffle, .name = "shuffle", .half = strategy_half::native},
+};
+static_assert(detail::rows_follow_the_enum(segment_form_rows),
+              "segment_form_rows must list the segment_form values in order");
+
+constexpr const auto& strategy_rows(segment_form /*tag*/) noexcept {
+  return segment_form_rows;
 }
 
-// Whether `form` runs ksync::cuda's hand-written kernels (as opposed to Kokkos code).
-[[nodiscard]] constexpr bool is_native(iteration_form form) noexcept {
-  const auto* row = detail::row_of(iteration_form_rows, form);
-  return row != nullptr && row->half == strategy_half::native;
+inline constexpr auto all_segment_forms = detail::ids_of(segment_form_rows);
+
+// Which half runs an operation that has one implementation in each and no strategies of its own
+// (reverse_in_block, reverse, segment_predicates, pipeline): portable, Kokkos code on any backend, or
+// native, ksync::cuda's twin on Kokkos::Cuda's stream through the bridge.
+enum class implementation { portable, native };
+
+inline constexpr strategy_row<implementation> implementation_rows[] = {
+    {.id = implementation::portable, .name = "portable", .half = strategy_half::portable},
+    {.id = implementation::native, .name = "native", .half = strategy_half::native},
+};
+static_assert(detail::rows_follow_the_enum(implementation_rows),
+              "implementation_rows must list the implementation values in order");
+
+constexpr const auto& strategy_rows(implementation /*tag*/) noexcept {
+  return implementation_rows;
 }
 
 // How a chunked copy-compute-copy pipeline issues its steps (ksync::pipeline, ksync::cuda::pipeline).
@@ -259,7 +198,8 @@ inline constexpr auto all_iteration_forms = detail::ids_of(iteration_form_rows);
 enum class issue_order { depth_first, breadth_first };
 
 [[nodiscard]] constexpr std::string_view to_string(issue_order order) noexcept {
-  return order == issue_order::depth_first ? "depth_first" : "breadth_first";
+  constexpr std::string_view names[] = {"depth_first", "breadth_first"};
+  return detail::name_in(names, order);
 }
 
 // The shape of a chunked pipeline: chunk c (chunk_elements elements, the last one shorter) runs on stream
@@ -271,6 +211,19 @@ struct pipeline_config {
   issue_order order = issue_order::depth_first;
   bool record_timeline = false;
 };
+
+namespace detail {
+// What both halves' pipelines check of a configuration before any work; `where` names the call.
+inline void check_pipeline_config(const char* where, std::size_t n, const pipeline_config& config) {
+  check_argument(config.streams >= 1, where, "config.streams = ", config.streams, " must be at least 1");
+  check_argument(config.chunk_elements >= 1, where, "config.chunk_elements = ", config.chunk_elements,
+                 " must be at least 1");
+  check_argument(n == 0 || config.chunk_elements <= n, where, "config.chunk_elements = ", config.chunk_elements,
+                 " exceeds n = ", n);
+  check_argument(config.order == issue_order::depth_first || config.order == issue_order::breadth_first, where,
+                 "config.order = ", static_cast<int>(config.order), " is not an issue_order");
+}
+}  // namespace detail
 
 // What segment_predicates reports for one segment: how many elements satisfy the predicate (nonzero), and
 // whether all / any of them do. An empty segment cannot occur (segments cover [0, n) without gaps).

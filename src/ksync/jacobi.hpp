@@ -63,16 +63,12 @@ View jacobi(const ExecutionSpace& exec, const View& u, const View& scratch, int 
   detail::check_jacobi_arguments<ExecutionSpace>(where, u, scratch, phases);
   const auto n = static_cast<std::int64_t>(u.extent(0));
   View result = phases % 2 == 0 ? u : scratch;
-  detail::check_argument(detail::row_of(iteration_form_rows, form) != nullptr, where, "form = ", static_cast<int>(form),
-                         " is not an iteration_form");
+  detail::check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
+  detail::check_native_reachable<ExecutionSpace, void>(where, "form", form);
   if (is_native(form)) {
-    detail::check_argument(detail::has_native_bridge<ExecutionSpace>, where, "form = ", to_string(form),
-                           " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda and ksync built with its "
-                           "native half, not ",
-                           ExecutionSpace::name());
     detail::check_argument(u.span_is_contiguous() && scratch.span_is_contiguous(), where, "form = ", to_string(form),
                            " needs contiguous Views");
-    detail::native_jacobi(exec, u, scratch, phases, form);
+    detail::native(detail::bridged<"ksync::jacobi">, exec, u, scratch, phases, form);
     return result;
   }
   if (n == 0 || phases == 0) return result;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <ksync/mpi/collective.hpp>
+#include <ksync/ops.hpp>
 #include <ksync/pipeline.hpp>
 #include <ksync/reduce.hpp>
 #include <ksync/types.hpp>
@@ -50,15 +51,7 @@ template <class T>
 }
 
 [[nodiscard]] inline MPI_Op operation(reduce_op op) {
-  switch (op) {
-    case reduce_op::sum:
-      return MPI_SUM;
-    case reduce_op::min:
-      return MPI_MIN;
-    case reduce_op::max:
-      return MPI_MAX;
-  }
-  return MPI_SUM;
+  return foreign_op(op, MPI_SUM, MPI_MIN, MPI_MAX);
 }
 
 namespace detail {

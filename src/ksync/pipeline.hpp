@@ -10,7 +10,8 @@
 //   plan.run(host_in, host_out, f)                      blocking: fences the plan's instances (never `exec`
 //                                                       or the whole device), returns when host_out holds
 //                                                       every result;
-//   pipeline(exec, host_in, host_out, n, f[, config])   a plan made for one run.
+//   pipeline(exec, host_in, host_out, n, f[, config[, how]])  a plan made for one run; how =
+//                                                       implementation::native runs ksync::cuda::pipeline.
 //
 // host_in and host_out are rank-1 Views the host can read and write (HostSpace, or
 // Kokkos::SharedHostPinnedSpace for copies that overlap kernels on GPU backends). On host backends, whose
@@ -20,6 +21,7 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/bridge/pipeline.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>  // detail::runs_on_host
 #include <ksync/transform.hpp>    // detail::TransformEach: out(i) = f(in(i))
@@ -48,14 +50,11 @@ inline constexpr bool is_host_view_v =
 template <class ExecutionSpace, class In, class Out = In>
 class pipeline_plan {
  public:
-  // Throws std::invalid_argument for config.streams < 1, config.chunk_elements < 1 or > n (n > 0).
+  // Throws std::invalid_argument for config.streams < 1, config.chunk_elements < 1 or > n (n > 0), or an
+  // order that is no issue_order.
   pipeline_plan(const ExecutionSpace& exec, std::size_t n, const pipeline_config& config = {})
       : n_(n), config_(config) {
-    detail::check_argument(config.streams >= 1, where, "config.streams = ", config.streams, " must be at least 1");
-    detail::check_argument(config.chunk_elements >= 1, where, "config.chunk_elements = ", config.chunk_elements,
-                           " must be at least 1");
-    detail::check_argument(n == 0 || config.chunk_elements <= n, where,
-                           "config.chunk_elements = ", config.chunk_elements, " exceeds n = ", n);
+    detail::check_pipeline_config(where, n, config);
     if (n == 0) return;
     instances_ = compat::partition_space(exec, static_cast<std::size_t>(config.streams));
     if constexpr (copies_chunks) {
@@ -142,12 +141,25 @@ class pipeline_plan {
   DeviceOut device_out_;
 };
 
-// A plan for one run: host_out(i) = f(host_in(i)) for i in [0, n).
+// A plan for one run: host_out(i) = f(host_in(i)) for i in [0, n). With implementation::native on
+// Kokkos::Cuda (from a translation unit compiled as CUDA), ksync::cuda::pipeline runs it through the bridge:
+// its own streams, events and device memory, the host Views' memory as it is (contiguous Views only).
 template <class ExecutionSpace, class HostIn, class HostOut, class F>
 void pipeline(const ExecutionSpace& exec, const HostIn& host_in, const HostOut& host_out, std::size_t n, const F& f,
-              const pipeline_config& config = {}) {
+              const pipeline_config& config = {}, implementation how = implementation::portable) {
+  constexpr const char* where = "ksync::pipeline";
   static_assert(detail::is_host_view_v<HostIn> && detail::is_host_view_v<HostOut>,
                 "ksync::pipeline: host_in and host_out must be rank-1 Views the host can access");
+  if (detail::runs_native<ExecutionSpace, void>(where, how, /*needs_cuda_compiler=*/true)) {
+    detail::check_argument(host_in.extent(0) >= n, where, "host_in holds ", host_in.extent(0),
+                           " elements, fewer than n = ", n);
+    detail::check_argument(host_out.extent(0) >= n, where, "host_out holds ", host_out.extent(0),
+                           " elements, fewer than n = ", n);
+    detail::check_contiguous(where, "host_in", host_in);
+    detail::check_contiguous(where, "host_out", host_out);
+    detail::native(detail::bridged<"ksync::pipeline">, exec, host_in, host_out, n, f, config);
+    return;
+  }
   pipeline_plan<ExecutionSpace, typename HostIn::non_const_value_type, typename HostOut::non_const_value_type> plan(
       exec, n, config);
   plan.run(host_in, host_out, f);

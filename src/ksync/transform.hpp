@@ -25,11 +25,9 @@ namespace ksync {
 template <class ExecutionSpace, class InView, class OutView, class F>
 void transform(const ExecutionSpace& exec, const InView& in, const OutView& out, const F& f,
                transform_strategy strategy = transform_strategy::automatic) {
-  static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
-                "ksync::transform: the first argument must be a Kokkos execution space instance");
-  static_assert(
-      detail::is_usable_view_v<ExecutionSpace, InView, 1> && detail::is_usable_view_v<ExecutionSpace, OutView, 1>,
-      "ksync::transform: in and out must be rank-1 Kokkos::Views that `exec` can access");
+  static_assert(detail::takes_exec_and_two_views_v<ExecutionSpace, InView, OutView>,
+                "ksync::transform: the first argument must be a Kokkos execution space instance, in and out rank-1 "
+                "Kokkos::Views that it can access");
   static_assert(!std::is_const_v<typename OutView::value_type>, "ksync::transform: out must be writable");
   constexpr const char* where = "ksync::transform";
   using In = typename InView::non_const_value_type;
@@ -44,16 +42,13 @@ void transform(const ExecutionSpace& exec, const InView& in, const OutView& out,
   const bool same = in_begin == out_begin && sizeof(In) == sizeof(Out) && in.stride(0) == out.stride(0);
   detail::check_argument(n == 0 || disjoint || same, where, "in and out overlap without being the same View (n = ", n,
                          ")");
-  detail::check_argument(detail::row_of(transform_strategy_rows, strategy) != nullptr, where,
-                         "strategy = ", static_cast<int>(strategy), " is not a transform_strategy");
-  if (strategy == transform_strategy::native) {
-    detail::check_argument(detail::has_native_bridge<ExecutionSpace> && detail::compiled_as_cuda, where,
-                           "strategy = native runs ksync::cuda::transform: it needs exec to be Kokkos::Cuda, ksync ",
-                           "built with its native half and this file compiled as CUDA (exec is ",
-                           ExecutionSpace::name(), ")");
+  detail::check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy),
+                         " is not a transform_strategy");
+  detail::check_native_reachable<ExecutionSpace, void>(where, "strategy", strategy, /*needs_cuda_compiler=*/true);
+  if (is_native(strategy)) {
     detail::check_contiguous(where, "in", in);
     detail::check_contiguous(where, "out", out);
-    detail::native_transform(exec, in, out, f);
+    detail::native(detail::bridged<"ksync::transform">, exec, in, out, f);
     return;
   }
   detail::portable_transform_strategies::dispatch(where, detail::portable_transform_choice(strategy),

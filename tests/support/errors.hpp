@@ -2,8 +2,11 @@
 // What an argument check said: the tests compare the message, which must name the argument and its value.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace ksync::test {
 
@@ -16,6 +19,16 @@ std::string invalid_argument_message(Call&& call) {
     return error.what();
   }
   return "no exception";
+}
+
+// Whether call() throws std::invalid_argument whose message contains `expected`; a failure shows the message
+// it threw instead. EXPECT_TRUE(refuses([&] { ... }, "n = 3")).
+template <class Call>
+::testing::AssertionResult refuses(Call&& call, std::string_view expected) {
+  const std::string message = invalid_argument_message(call);
+  if (message.find(expected) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "expected std::invalid_argument containing \"" << expected
+                                       << "\"; got: " << message;
 }
 
 }  // namespace ksync::test

@@ -17,6 +17,18 @@
 
 #define KSYNC_REQUIRE_GPU() KSYNC_REQUIRE_GPUS(1)
 
+// A typed suite (as KSYNC_TYPED_SUITE, support/types.hpp) whose every test needs a GPU: each is skipped or
+// failed in SetUp as KSYNC_REQUIRE_GPU() decides, before its body runs.
+#define KSYNC_TYPED_GPU_SUITE(suite, ...) \
+  template <class T>                      \
+  class suite : public ::testing::Test {  \
+   protected:                             \
+    void SetUp() override {               \
+      KSYNC_REQUIRE_GPU();                \
+    }                                     \
+  };                                      \
+  TYPED_TEST_SUITE(suite, __VA_ARGS__)
+
 // Runs the test when at least `count` CUDA GPUs are visible; skips (reported as skipped) when the machine
 // has fewer; fails when the driver lists them but the CUDA runtime does not see them.
 #define KSYNC_REQUIRE_GPUS(count)                                                                                    \

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Moving test data between std::vector and Kokkos Views of the default memory space.
+// Moving test data between std::vector and Kokkos Views of the default memory space, and which
+// implementations of an operation the default execution space reaches.
 #pragma once
+
+#include <ksync/detail/native_bridge.hpp>
+#include <ksync/types.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <cstddef>
 #include <vector>
 
 namespace ksync::test {
@@ -24,6 +30,21 @@ std::vector<typename View::non_const_value_type> to_host(const View& device) {
       host_view(host.data(), host.size());
   Kokkos::deep_copy(host_view, device);
   return host;
+}
+
+// Every value of a choice enum (all_segment_forms, ...) that runs on `Exec` here: the portable ones, and the
+// native ones where the bridge exists (elsewhere they are refused, which each suite tests on its own).
+template <class Exec, class Choice, std::size_t N>
+std::vector<Choice> reachable(const std::array<Choice, N>& all) {
+  std::vector<Choice> here;
+  for (const auto choice : all)
+    if (!ksync::is_native(choice) || ksync::detail::has_native_bridge<Exec>) here.push_back(choice);
+  return here;
+}
+
+template <class Exec>
+std::vector<ksync::implementation> reachable_implementations() {
+  return reachable<Exec>(std::array{ksync::implementation::portable, ksync::implementation::native});
 }
 
 }  // namespace ksync::test

@@ -45,15 +45,21 @@ std::vector<T> distinct_values(std::size_t n, std::uint32_t seed) {
   return data;
 }
 
+// n values drawn from `distribution` by a generator seeded with `seed`, stored as T: every random input
+// below, reproducible from its seed.
+template <class T, class Distribution>
+std::vector<T> drawn(std::size_t n, std::uint32_t seed, Distribution distribution) {
+  std::mt19937 engine(seed);
+  std::vector<T> data(n);
+  for (auto& x : data)
+    x = static_cast<T>(distribution(engine));
+  return data;
+}
+
 // Integers in [-bound, bound] stored as T: sums of the tested sizes stay exact in float.
 template <class T>
 std::vector<T> signed_integers(std::size_t n, std::uint32_t seed, int bound) {
-  std::mt19937 engine(seed);
-  std::uniform_int_distribution<int> value(-bound, bound);
-  std::vector<T> data(n);
-  for (auto& x : data)
-    x = static_cast<T>(value(engine));
-  return data;
+  return drawn<T>(n, seed, std::uniform_int_distribution<int>(-bound, bound));
 }
 
 template <class T>
@@ -190,23 +196,13 @@ inline constexpr std::array<reduce_op, 3> all_reduce_ops{reduce_op::sum, reduce_
 // representable in float, so any summation order gives the same, exact result and tests compare bitwise.
 template <class T>
 std::vector<T> small_integers(std::size_t n, std::uint32_t seed) {
-  std::mt19937 engine(seed);
-  std::uniform_int_distribution<int> value(0, 7);
-  std::vector<T> data(n);
-  for (auto& x : data)
-    x = static_cast<T>(value(engine));
-  return data;
+  return drawn<T>(n, seed, std::uniform_int_distribution<int>(0, 7));
 }
 
 // Values in [-1, 1): sums that round, for the error-bound tests.
 template <class T>
 std::vector<T> signed_fractions(std::size_t n, std::uint32_t seed) {
-  std::mt19937 engine(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<T> data(n);
-  for (auto& x : data)
-    x = static_cast<T>(value(engine));
-  return data;
+  return drawn<T>(n, seed, std::uniform_real_distribution<double>(-1.0, 1.0));
 }
 
 template <class T>
@@ -235,11 +231,7 @@ std::vector<T> jacobi_reference(std::vector<T> u, int phases) {
 // every rounding of every sweep shows.
 template <class T>
 std::vector<T> jacobi_start(std::size_t n, std::uint32_t seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<T> distribution(0, 1);
-  std::vector<T> u(n);
-  for (auto& x : u)
-    x = distribution(generator);
+  std::vector<T> u = drawn<T>(n, seed, std::uniform_real_distribution<T>(0, 1));
   if (n > 0) u.front() = 1;
   if (n > 1) u.back() = -1;
   return u;

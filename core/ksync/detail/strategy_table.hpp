@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The table both halves keep of their strategies (reductions, CG forms; plain C++: the native half includes
-// it too): one row, a struct with `static constexpr id`, per strategy the half implements. is_complete()
-// holds when every strategy the enum's rows give to `Half` has exactly one row and every row belongs to
-// `Half`; each half static_asserts it, so a strategy cannot be half added. dispatch() calls a body with the
-// row of a strategy.
+// The table each half keeps of its strategies or forms (plain C++: the native half includes it too): one
+// row per strategy the half implements, a struct deriving from implements<id>. The table checks itself
+// against the enum's rows (ksync/strategy_rows.hpp) when it is used: every strategy the rows give to
+// `Half` has exactly one row and every row belongs to `Half`, so a strategy cannot be half added — its
+// file and its row come together. dispatch() calls a body with the row of a strategy.
 #pragma once
 
-#include <ksync/types.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <cstddef>
 #include <stdexcept>
@@ -17,21 +17,30 @@
 
 namespace ksync::detail {
 
-// A table of the strategies (or forms) one half implements: one row, a struct with `static constexpr id`,
-// per enumerator. The enum's own rows (found by argument-dependent lookup: strategy_rows(id) and
-// must_implement(row, half), beside the enum) say which enumerators the half must list.
+// What a strategy's struct derives from: the enumerator it implements, as its table reads it.
+template <auto Id>
+struct implements {
+  static constexpr decltype(Id) id = Id;
+};
+
+template <strategy_half Half, class... Strategies>
+constexpr bool table_is_complete() {
+  using id_type = std::remove_cv_t<std::tuple_element_t<0, std::tuple<decltype(Strategies::id)...>>>;
+  for (const auto& row : strategy_rows(id_type{})) {
+    const int rows = ((Strategies::id == row.id ? 1 : 0) + ...);
+    if (rows != (must_implement(row, Half) ? 1 : 0)) return false;
+  }
+  // A row for an enumerator the enum's rows do not know (a value past its table) is refused too.
+  return (is_known(Strategies::id) && ...);
+}
+
 template <strategy_half Half, class... Strategies>
 struct strategy_table {
+  static_assert(table_is_complete<Half, Strategies...>(),
+                "a strategy table must hold exactly one row for each strategy its half implements (the enum's "
+                "rows: ksync/types.hpp, ksync/cg_types.hpp) and none for another: add a strategy's file and its "
+                "row together");
   using id_type = std::remove_cv_t<std::tuple_element_t<0, std::tuple<decltype(Strategies::id)...>>>;
-
-  static constexpr bool is_complete() {
-    for (const auto& row : strategy_rows(id_type{})) {
-      const int rows = ((Strategies::id == row.id ? 1 : 0) + ...);
-      if (rows != (must_implement(row, Half) ? 1 : 0)) return false;
-    }
-    // A row for an enumerator the enum's rows do not know (a value past its table) is refused too.
-    return ((static_cast<std::size_t>(Strategies::id) < std::size(strategy_rows(id_type{}))) && ...);
-  }
 
   // Calls body.template operator()<Strategy>() for the row of `id`; `where` names the operation.
   template <class Body>

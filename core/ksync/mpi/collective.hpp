@@ -7,6 +7,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <ksync/detail/check_call.hpp>
 
 #include <algorithm>
 #include <array>
@@ -41,12 +42,7 @@ namespace detail {
 }  // namespace detail
 
 // Checks an MPI call (for communicators whose error handler returns errors; MPI's default aborts instead).
-#define KSYNC_MPI_CHECK(call)                                                                    \
-  do {                                                                                           \
-    const int ksync_mpi_check_status_ = (call);                                                  \
-    if (ksync_mpi_check_status_ != MPI_SUCCESS)                                                  \
-      ::ksync::mpi::detail::throw_mpi_error(ksync_mpi_check_status_, #call, __FILE__, __LINE__); \
-  } while (false)
+#define KSYNC_MPI_CHECK(call) KSYNC_DETAIL_CHECK_CALL(call, MPI_SUCCESS, ::ksync::mpi::detail::throw_mpi_error)
 
 [[nodiscard]] inline int rank_of(MPI_Comm comm) {
   int rank = 0;

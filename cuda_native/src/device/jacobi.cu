@@ -25,8 +25,7 @@ T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, ite
   check_argument(phases >= 0, where, "phases = ", phases, " is negative");
   check_argument(n == 0 || (u != nullptr && scratch != nullptr), where, "u and scratch must not be null for n = ", n);
   check_argument(n == 0 || u != scratch, where, "u and scratch are the same buffer; the sweeps need two");
-  check_argument(ksync::detail::row_of(iteration_form_rows, form) != nullptr, where, "form = ", static_cast<int>(form),
-                 " is not an iteration_form");
+  check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
   check_argument(is_native(form), where, "form = ", ksync::to_string(form),
                  " is portable (Kokkos); ksync::cuda runs the native forms");
   check_argument(tuning.block_size >= 1 && tuning.block_size <= 1024, where, "tuning.block_size = ", tuning.block_size,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <ksync/cuda/device/occupancy.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <algorithm>
 #include <array>
@@ -13,19 +14,8 @@
 namespace ksync::cuda {
 
 const char* to_string(occupancy_limit limit) noexcept {
-  switch (limit) {
-    case occupancy_limit::blocks:
-      return "blocks";
-    case occupancy_limit::warps:
-      return "warps";
-    case occupancy_limit::registers:
-      return "registers";
-    case occupancy_limit::shared_memory:
-      return "shared_memory";
-    case occupancy_limit::block_size:
-      return "block_size";
-  }
-  return "unknown";
+  constexpr const char* names[] = {"blocks", "warps", "registers", "shared_memory", "block_size"};
+  return ksync::detail::name_in(names, limit);
 }
 
 namespace {

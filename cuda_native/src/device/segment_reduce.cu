@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/block/reduce.cuh>
+#include "segment_reduce/forms.cuh"
+
 #include <ksync/cuda/device/segment_reduce.hpp>
 #include <ksync/cuda/error.hpp>
 
@@ -13,40 +14,26 @@
 namespace ksync::cuda::detail {
 namespace {
 
-// The shared memory of the form's block reduction.
-template <class T, int BlockSize, block_reduce_form Form>
-using form_storage = std::conditional_t<Form == block_reduce_form::tree, block::tree_storage<T, BlockSize>,
-                                        block::shuffle_storage<T, BlockSize>>;
-
-template <int BlockSize, block_reduce_form Form, class Op, class T>
+template <int BlockSize, class Form, class Op, class T>
 __global__ void __launch_bounds__(BlockSize)
     segment_reduce_kernel(const T* __restrict__ data, std::size_t n, T* __restrict__ out) {
-  __shared__ form_storage<T, BlockSize, Form> scratch;
+  __shared__ typename Form::template storage<T, BlockSize> scratch;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * BlockSize + threadIdx.x;
   // Data bound: only i < n loads; the others contribute the identity and still reach every barrier of the
   // block reduction (its participation bound is the whole block).
   const T value = i < n ? data[i] : Op::template identity<T>();
-  T result;
-  if constexpr (Form == block_reduce_form::tree) {
-    result = block::reduce_tree<BlockSize>(value, scratch, Op{});
-  } else {
-    result = block::reduce_shuffle<BlockSize>(value, scratch, Op{});
-  }
+  const T result = Form::template reduce<BlockSize>(value, scratch, Op{});
   if (threadIdx.x == 0) out[blockIdx.x] = result;
 }
 
 template <int BlockSize, class T>
-void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, block_reduce_form form, T* out,
+void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, segment_form form, T* out,
             unsigned blocks) {
-  const auto launch_with = [&](auto op_tag) {
-    using Op = decltype(op_tag);
-    if (form == block_reduce_form::tree) {
-      segment_reduce_kernel<BlockSize, block_reduce_form::tree, Op><<<blocks, BlockSize, 0, stream>>>(data, n, out);
-    } else {
-      segment_reduce_kernel<BlockSize, block_reduce_form::shuffle, Op><<<blocks, BlockSize, 0, stream>>>(data, n, out);
-    }
-  };
-  with_operator(op, launch_with);
+  with_operator(op, [&](auto op_tag) {
+    native_segment_forms::dispatch("ksync::cuda::segment_reduce", form, [&]<class Form>() {
+      segment_reduce_kernel<BlockSize, Form, decltype(op_tag)><<<blocks, BlockSize, 0, stream>>>(data, n, out);
+    });
+  });
   KSYNC_CUDA_CHECK_LAUNCH("segment_reduce_kernel");
 }
 
@@ -54,7 +41,7 @@ void launch(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, blo
 // list of compiled sizes, the check and the dispatch cannot drift apart.
 template <class T, std::size_t... Index>
 void launch_compiled_size(int segment_size, std::index_sequence<Index...> /*sizes*/, cudaStream_t stream, const T* data,
-                          std::size_t n, reduce_op op, block_reduce_form form, T* out, unsigned blocks) {
+                          std::size_t n, reduce_op op, segment_form form, T* out, unsigned blocks) {
   ((segment_size == segment_reduce_sizes[Index]
         ? launch<segment_reduce_sizes[Index]>(stream, data, n, op, form, out, blocks)
         : void()),
@@ -72,10 +59,14 @@ std::string compiled_sizes() {
 
 template <class T>
 void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segment_size, reduce_op op,
-                    block_reduce_form form, T* out) {
+                    segment_form form, T* out) {
   check_argument(std::ranges::find(segment_reduce_sizes, segment_size) != segment_reduce_sizes.end(),
                  "ksync::cuda::segment_reduce", "segment_size = ", segment_size, " is not compiled in; use one of ",
                  compiled_sizes());
+  check_argument(is_known(form), "ksync::cuda::segment_reduce", "form = ", static_cast<int>(form),
+                 " is not a segment_form");
+  check_argument(is_native(form), "ksync::cuda::segment_reduce", "form = ", to_string(form),
+                 " is portable (Kokkos); ksync::cuda runs the native forms tree and shuffle");
   check_argument((data != nullptr && out != nullptr) || n == 0, "ksync::cuda::segment_reduce",
                  "data or out is null but n = ", n);
   if (n == 0) return;
@@ -87,12 +78,11 @@ void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segme
                        out, static_cast<unsigned>(segments));
 }
 
-template void segment_reduce<std::int32_t>(cudaStream_t, const std::int32_t*, std::size_t, int, reduce_op,
-                                           block_reduce_form, std::int32_t*);
-template void segment_reduce<std::int64_t>(cudaStream_t, const std::int64_t*, std::size_t, int, reduce_op,
-                                           block_reduce_form, std::int64_t*);
-template void segment_reduce<float>(cudaStream_t, const float*, std::size_t, int, reduce_op, block_reduce_form, float*);
-template void segment_reduce<double>(cudaStream_t, const double*, std::size_t, int, reduce_op, block_reduce_form,
-                                     double*);
+template void segment_reduce<std::int32_t>(cudaStream_t, const std::int32_t*, std::size_t, int, reduce_op, segment_form,
+                                           std::int32_t*);
+template void segment_reduce<std::int64_t>(cudaStream_t, const std::int64_t*, std::size_t, int, reduce_op, segment_form,
+                                           std::int64_t*);
+template void segment_reduce<float>(cudaStream_t, const float*, std::size_t, int, reduce_op, segment_form, float*);
+template void segment_reduce<double>(cudaStream_t, const double*, std::size_t, int, reduce_op, segment_form, double*);
 
 }  // namespace ksync::cuda::detail

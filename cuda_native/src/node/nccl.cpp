@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/node/nccl.hpp>
+#include <ksync/detail/check_call.hpp>
+#include <ksync/ops.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -27,24 +29,15 @@ struct nccl_state {
 };
 
 namespace {
-void check_nccl(ncclResult_t status, const char* call, const char* file, int line) {
-  if (status == ncclSuccess) return;
+[[noreturn]] void throw_nccl_error(ncclResult_t status, const char* call, const char* file, int line) {
   std::ostringstream message;
   message << call << " failed: " << ncclGetErrorString(status) << " at " << file << ':' << line;
   throw std::runtime_error(message.str());
 }
-#define KSYNC_NCCL_CHECK(call) ::ksync::cuda::detail::check_nccl((call), #call, __FILE__, __LINE__)
+#define KSYNC_NCCL_CHECK(call) KSYNC_DETAIL_CHECK_CALL(call, ncclSuccess, ::ksync::cuda::detail::throw_nccl_error)
 
 ncclRedOp_t nccl_op(reduce_op op) {
-  switch (op) {
-    case reduce_op::sum:
-      return ncclSum;
-    case reduce_op::min:
-      return ncclMin;
-    case reduce_op::max:
-      return ncclMax;
-  }
-  return ncclSum;
+  return foreign_op(op, ncclSum, ncclMin, ncclMax);
 }
 
 template <class T>

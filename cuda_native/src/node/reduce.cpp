@@ -3,6 +3,8 @@
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/node/reduce.hpp>
 
+#include "combine/strategies.hpp"
+
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -87,66 +89,6 @@ void distributed_buffer<T>::exchange_with_host(const char* where, std::span<Host
   }
 }
 
-namespace {
-
-// Slot `slot` of rank r's scratch: slots 0 .. size() - 1 gather the partials on rank 0, slot size() holds a
-// rank's own partial or result.
-template <class T>
-T* scratch_slot(const device_group& group, int rank, int slot) {
-  return static_cast<T*>(group.scratch(rank)) + slot;
-}
-
-template <class T>
-void combine_by_peer_gather(device_group& group, const distributed_buffer<T>& data, reduce_op op,
-                            std::span<T* const> results) {
-  const int count = group.size();
-  for (int r = 0; r < count; ++r) {
-    const detail::device_guard on(group.device(r));
-    T* partial = r == 0 ? scratch_slot<T>(group, 0, 0) : scratch_slot<T>(group, r, count);
-    ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, partial);
-  }
-  std::vector<copy_request> gather;  // each copy follows its rank's reduction; stream(0) waits for them all
-  for (int r = 1; r < count; ++r)
-    gather.push_back({.to_rank = 0,
-                      .dst = scratch_slot<T>(group, 0, r),
-                      .from_rank = r,
-                      .src = scratch_slot<T>(group, r, count),
-                      .bytes = sizeof(T)});
-  group.copy(gather);
-  T* result = results[0] != nullptr ? results[0] : scratch_slot<T>(group, 0, count);
-  {
-    const detail::device_guard on(group.device(0));
-    ksync::cuda::reduce(group.stream(0), scratch_slot<T>(group, 0, 0), static_cast<std::size_t>(count), op,
-                        reduce_strategy::automatic, result);
-  }
-  std::vector<copy_request> broadcast;
-  for (int r = 1; r < count; ++r)
-    if (results[static_cast<std::size_t>(r)] != nullptr)
-      broadcast.push_back({.to_rank = r,
-                           .dst = results[static_cast<std::size_t>(r)],
-                           .from_rank = 0,
-                           .src = result,
-                           .bytes = sizeof(T)});
-  group.copy(broadcast);
-}
-
-template <class T>
-void combine_by_nccl(device_group& group, const distributed_buffer<T>& data, reduce_op op,
-                     std::span<T* const> results) {
-  const int count = group.size();
-  std::vector<T*> buffers(static_cast<std::size_t>(count));
-  for (int r = 0; r < count; ++r) {
-    const auto rank = static_cast<std::size_t>(r);
-    buffers[rank] = results[rank] != nullptr ? results[rank] : scratch_slot<T>(group, r, count);
-    const detail::device_guard on(group.device(r));
-    ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic,
-                        buffers[rank]);
-  }
-  detail::nccl_all_reduce_in_place(group, std::span<T* const>(buffers), op);
-}
-
-}  // namespace
-
 template <class T>
 void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, combine_strategy combine,
             std::span<T* const> results) {
@@ -166,19 +108,18 @@ void reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op
                            "results[", r, "] = ", static_cast<const void*>(target),
                            " is not device memory of the group's rank ", r, " (device ", group.device(r), ")");
   }
+  detail::check_argument(is_known(combine), where, "combine = ", static_cast<int>(combine),
+                         " is not a combine_strategy");
   detail::check_argument(combine != combine_strategy::nccl || has_nccl(), where,
                          "combine = nccl but this build of ksync has no NCCL");
-  if (combine == combine_strategy::nccl) {
-    combine_by_nccl(group, data, op, results);
-  } else {
-    combine_by_peer_gather(group, data, op, results);
-  }
+  combining::strategies::dispatch(where, combine,
+                                  [&]<class Strategy>() { Strategy::template run<T>(group, data, op, results); });
 }
 
 template <class T>
 T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, combine_strategy combine) {
   std::vector<T*> results(static_cast<std::size_t>(group.size()), nullptr);
-  results[0] = scratch_slot<T>(group, 0, group.size());
+  results[0] = combining::scratch_slot<T>(group, 0, group.size());
   reduce(group, data, op, combine, std::span<T* const>(results));
   T value{};
   {

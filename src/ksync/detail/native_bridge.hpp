@@ -6,20 +6,20 @@
 // work (check_native_reachable and each operation's own checks).
 //
 // This file holds what every bridge shares: whether the bridge exists, the checks, where a result lands,
-// and the mailbox a blocking value comes home through. Each operation with a native twin has one bridge
-// file in detail/bridge/ (reduce.hpp: reduce, dot, transform_reduce; transform.hpp; jacobi.hpp; cg.hpp),
-// all of one shape, selected by overloading on the execution space:
-//   template <class ExecutionSpace, class... Arguments>
-//   void native_<op>(const ExecutionSpace&, const Arguments&...);   // never reached: unreachable_bridge
-//   #if KSYNC_NATIVE_BRIDGE
-//   template <class View, ...>                                     // the Views, as the caller holds them
-//   void native_<op>(const Kokkos::Cuda& exec, const View&, ...);  // ksync::cuda::<op> on exec.cuda_stream()
-//   #endif
-// The Kokkos::Cuda overload takes every argument as the caller passes it (by const reference; a result by
-// reference), so that it is the more specialized of two equal matches: an argument that had to convert
-// would rank the generic overload above it.
-// Operations with a user functor (transform_reduce, transform) define the Kokkos::Cuda overload only in
-// translation units compiled as CUDA — always the case for Kokkos code on the CUDA backend.
+// the mailbox a blocking value comes home through, and the one entry every operation goes through:
+//   detail::native(detail::bridged<"ksync::<op>">, exec, arguments...)
+// Each operation with a native twin has one bridge file in detail/bridge/ (reduce.hpp: reduce, dot,
+// transform_reduce; transform, jacobi, cg, segment_reduce, predicates, reverse, pipeline), all of one shape:
+// present only when this ksync has its native half, it overloads native() for Kokkos::Cuda,
+//   template <class View, ...>                                              // the Views, as the caller holds them
+//   auto native(operation<"ksync::<op>">, const Kokkos::Cuda& exec, const View&, ...);  // ksync::cuda::<op>
+// on exec.cuda_stream(). Every other execution space, and every argument list no overload takes, meets the
+// one generic overload below, which is never reached: each caller checks reachability first.
+// The Kokkos::Cuda overloads take every argument as the caller passes it (by const reference; a result by
+// reference), so that they are the more specialized of two equal matches: an argument that had to convert
+// would rank the generic overload above them. Operations with a user functor (transform_reduce, transform,
+// pipeline) define theirs only in translation units compiled as CUDA — always the case for Kokkos code on
+// the CUDA backend.
 #pragma once
 
 #include <ksync/config.hpp>
@@ -62,21 +62,35 @@ inline constexpr bool compiled_as_cuda =
     false;
 #endif
 
-// Throws std::invalid_argument when a native strategy cannot run on `ExecutionSpace` with element type T
-// (and, for operations taking a user functor, `needs_cuda_compiler`, from this translation unit).
-template <class ExecutionSpace, class T>
-void check_native_reachable(const char* where, reduce_strategy strategy, bool needs_cuda_compiler = false) {
-  if (!is_native(strategy)) return;
-  check_argument(!needs_cuda_compiler || compiled_as_cuda || !has_native_bridge<ExecutionSpace>, where,
-                 "strategy = ", to_string(strategy), " with a user functor needs this file compiled as CUDA");
-  check_argument(has_native_bridge<ExecutionSpace>, where, "strategy = ", to_string(strategy),
+// The one check before a native path, for any choice with rows (a strategy, a form, an implementation),
+// called `what` in the messages: nothing when `choice` is not native; otherwise std::invalid_argument unless
+// exec is Kokkos::Cuda and this ksync has its native half, the translation unit is compiled as CUDA where the
+// operation takes a user functor (`needs_cuda_compiler`), and T is an element type ksync::cuda compiles
+// (void: the operation has no element type to check).
+template <class ExecutionSpace, class T, class Choice>
+void check_native_reachable(const char* where, const char* what, Choice choice, bool needs_cuda_compiler = false) {
+  if (!is_native(choice)) return;
+  check_argument(!needs_cuda_compiler || compiled_as_cuda || !has_native_bridge<ExecutionSpace>, where, what, " = ",
+                 to_string(choice), " with a user functor needs this file compiled as CUDA");
+  check_argument(has_native_bridge<ExecutionSpace>, where, what, " = ", to_string(choice),
                  " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda and ksync built with its native half",
                  " (exec is ", ExecutionSpace::name(),
                  KSYNC_HAS_CUDA_NATIVE ? ")" : "; this ksync has no native half)");
 #if KSYNC_NATIVE_BRIDGE
-  check_argument(ksync::cuda::is_value_type_v<T>, where, "strategy = ", to_string(strategy),
-                 " supports int32, int64, float and double elements only");
+  if constexpr (!std::is_void_v<T>) {
+    check_argument(ksync::cuda::is_value_type_v<T>, where, what, " = ", to_string(choice),
+                   " supports int32, int64, float and double elements only");
+  }
 #endif
+}
+
+// For the operations that take a ksync::implementation (reverse, segment_predicates, pipeline): checks `how`
+// (a known value; reachable when native, T as in check_native_reachable) and says whether it is native.
+template <class ExecutionSpace, class T>
+bool runs_native(const char* where, implementation how, bool needs_cuda_compiler = false) {
+  check_argument(is_known(how), where, "how = ", static_cast<int>(how), " is not a ksync::implementation");
+  check_native_reachable<ExecutionSpace, T>(where, "how", how, needs_cuda_compiler);
+  return is_native(how);
 }
 
 // Native kernels read raw memory: a strided View cannot be handed over.
@@ -90,6 +104,36 @@ void check_contiguous(const char* where, const char* name, const View& view) {
 // throw marks a ksync bug, not a user error.
 [[noreturn]] inline void unreachable_bridge(const char* where) {
   throw std::logic_error(std::string(where) + ": the native bridge was entered where it does not exist");
+}
+
+// An operation's name as a type ("ksync::reverse"): the tag that picks its overloads of native().
+template <std::size_t N>
+struct operation_name {
+  char text[N];
+  constexpr operation_name(const char (&name)[N]) {  // NOLINT(google-explicit-constructor): written as a literal
+    for (std::size_t i = 0; i < N; ++i)
+      text[i] = name[i];
+  }
+};
+template <operation_name Name>
+struct operation {
+  static constexpr const char* name() { return Name.text; }
+};
+template <operation_name Name>
+inline constexpr operation<Name> bridged{};
+
+// What the generic overload returns in place of a result it never produces: converts to any type, so that
+// operations returning a value (ksync::cg) call native() the same way.
+struct unreachable_result {
+  template <class T>
+  operator T() const {  // NOLINT(google-explicit-constructor): stands in for any result
+    unreachable_bridge("ksync::detail::native");
+  }
+};
+
+template <class Operation, class ExecutionSpace, class... Arguments>
+unreachable_result native(Operation /*tag*/, const ExecutionSpace& /*exec*/, const Arguments&... /*arguments*/) {
+  unreachable_bridge(Operation::name());
 }
 
 #if KSYNC_NATIVE_BRIDGE

@@ -25,7 +25,7 @@ constexpr cg_form native_forms[] = {
     cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
     cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
 
-KSYNC_TYPED_SUITE(CgGpu, ksync::test::floating_types);
+KSYNC_TYPED_GPU_SUITE(CgGpu, ksync::test::floating_types);
 
 template <class T>
 void expect_matches_reference(int m, cg_form form, const std::vector<T>& x0, const ksync::cuda::cg_tuning& tuning) {
@@ -55,7 +55,6 @@ void expect_matches_reference(int m, cg_form form, const std::vector<T>& x0, con
 }
 
 TYPED_TEST(CgGpu, EveryNativeFormMatchesTheHostReference) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   for (const int m : ksync::test::cg_grid_sizes) {
     if (!ksync::test::cg_grid_enabled(m)) continue;
@@ -66,7 +65,6 @@ TYPED_TEST(CgGpu, EveryNativeFormMatchesTheHostReference) {
 }
 
 TYPED_TEST(CgGpu, PersistentFormsOnEveryGridShape) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   // 10,000 unknowns: 40 blocks at one element per thread, one at 64; 1,600 under the sanitizers: 7 and 1.
   const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
@@ -84,7 +82,6 @@ TYPED_TEST(CgGpu, PersistentFormsOnEveryGridShape) {
 }
 
 TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   const int m = 40;
   ksync::cuda::cg_solver<T> solver(m);
@@ -106,7 +103,6 @@ TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
 }
 
 TYPED_TEST(CgGpu, ZeroRightHandSideGivesZeroAtOnce) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   const int m = 9;
   for (const auto form : native_forms) {

@@ -36,10 +36,9 @@ std::span<const grid_shape> shapes_of(iteration_form form) {
   return persistent ? std::span<const grid_shape>(persistent_shapes) : std::span<const grid_shape>(launch_shapes);
 }
 
-KSYNC_TYPED_SUITE(JacobiGpu, ksync::test::floating_types);
+KSYNC_TYPED_GPU_SUITE(JacobiGpu, ksync::test::floating_types);
 
 TYPED_TEST(JacobiGpu, EveryNativeFormMatchesTheReferenceBitForBit) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   const cudaStream_t stream = cudaStreamPerThread;
   for (const auto n : ksync::test::jacobi_sizes) {
@@ -93,36 +92,24 @@ TEST(JacobiGpu, AGraphReplaysItsPhasesAndBackToBackCallsContinue) {
 TEST(Jacobi, BadArgumentsThrowNamingThem) {
   float a = 0;
   float b = 0;
-  const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
   const cudaStream_t stream = cudaStreamPerThread;
   const auto form = iteration_form::launch_per_phase;
-  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &b, -1, 1, form); }).find("n = -1"), std::string::npos);
-  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &b, 1, -2, form); }).find("phases = -2"),
-            std::string::npos);
-  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi<float>(stream, nullptr, &b, 1, 1, form); }).find("null"),
-            std::string::npos);
-  EXPECT_NE(message([&] { (void)ksync::cuda::jacobi(stream, &a, &a, 1, 1, form); }).find("same buffer"),
-            std::string::npos);
-  EXPECT_NE(message([&] {
-              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, iteration_form::kokkos_graph);
-            }).find("form = kokkos_graph"),
-            std::string::npos);
-  EXPECT_NE(message([&] {
-              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, static_cast<iteration_form>(99));
-            }).find("form = 99 is not an iteration_form"),
-            std::string::npos);
-  EXPECT_NE(message([&] {
-              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.block_size = 0});
-            }).find("tuning.block_size = 0"),
-            std::string::npos);
-  EXPECT_NE(message([&] {
-              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.sweeps_per_barrier = 0});
-            }).find("tuning.sweeps_per_barrier = 0"),
-            std::string::npos);
-  EXPECT_NE(message([&] {
-              (void)ksync::cuda::jacobi(stream, &a, &b, 1, 1, form, {.sweeps_per_barrier = 257});
-            }).find("tuning.sweeps_per_barrier = 257 is outside [1, 256]"),
-            std::string::npos);
+  // jacobi(u, scratch, n, phases, form, tuning) refused with `expected` in the message.
+  const auto refused = [&](float* u, float* scratch, std::int64_t n, int phases, iteration_form f,
+                           ksync::cuda::jacobi_tuning tuning, const char* expected) {
+    return ksync::test::refuses([&] { (void)ksync::cuda::jacobi(stream, u, scratch, n, phases, f, tuning); }, expected);
+  };
+  const ksync::cuda::jacobi_tuning plain{};
+  EXPECT_TRUE(refused(&a, &b, -1, 1, form, plain, "n = -1"));
+  EXPECT_TRUE(refused(&a, &b, 1, -2, form, plain, "phases = -2"));
+  EXPECT_TRUE(refused(nullptr, &b, 1, 1, form, plain, "null"));
+  EXPECT_TRUE(refused(&a, &a, 1, 1, form, plain, "same buffer"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, iteration_form::kokkos_graph, plain, "form = kokkos_graph"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, static_cast<iteration_form>(99), plain, "form = 99 is not an iteration_form"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, form, {.block_size = 0}, "tuning.block_size = 0"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, form, {.sweeps_per_barrier = 0}, "tuning.sweeps_per_barrier = 0"));
+  EXPECT_TRUE(
+      refused(&a, &b, 1, 1, form, {.sweeps_per_barrier = 257}, "tuning.sweeps_per_barrier = 257 is outside [1, 256]"));
 }
 
 }  // namespace

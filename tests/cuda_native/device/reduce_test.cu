@@ -21,12 +21,8 @@
 #include <string>
 #include <vector>
 
+namespace ksync::test {
 namespace {
-
-using ksync::reduce_op;
-using ksync::reduce_strategy;
-using ksync::cuda::device_buffer;
-using ksync::test::Bend;
 
 constexpr reduce_strategy native_strategies[] = {reduce_strategy::automatic,  reduce_strategy::two_pass,
                                                  reduce_strategy::last_block, reduce_strategy::grid_sync,
@@ -35,7 +31,7 @@ constexpr reduce_strategy native_strategies[] = {reduce_strategy::automatic,  re
 // The boundary sizes, plus sizes around one and four sweeps of a full grid over 16-byte packs (P threads
 // = multiprocessors x 2048 at full occupancy) on this device.
 std::vector<std::size_t> sizes_for_this_device() {
-  std::vector<std::size_t> sizes(ksync::test::device_reduce_sizes.begin(), ksync::test::device_reduce_sizes.end());
+  std::vector<std::size_t> sizes(device_reduce_sizes.begin(), device_reduce_sizes.end());
   int device = 0;
   int multiprocessors = 0;
   if (cudaGetDevice(&device) == cudaSuccess &&
@@ -47,25 +43,24 @@ std::vector<std::size_t> sizes_for_this_device() {
   }
   std::vector<std::size_t> enabled;
   for (const auto n : sizes)
-    if (ksync::test::size_enabled(n)) enabled.push_back(n);
+    if (size_enabled(n)) enabled.push_back(n);
   return enabled;
 }
 
-KSYNC_TYPED_SUITE(NativeReduceGpu, ksync::test::value_types);
+KSYNC_TYPED_GPU_SUITE(NativeReduceGpu, value_types);
 
 TYPED_TEST(NativeReduceGpu, EveryStrategyAndOperatorMatchesTheReference) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  device_buffer<T> result(1);
+  cuda::device_buffer<T> result(1);
   for (const auto n : sizes_for_this_device()) {
-    const auto host = ksync::test::exact_reduction_input<T>(n, 17u + static_cast<std::uint32_t>(n));
-    const device_buffer<T> data(host);
-    for (const auto op : ksync::test::all_reduce_ops) {
-      const T expected = ksync::test::reduction_reference(host, op);
+    const auto host = exact_reduction_input<T>(n, 17u + static_cast<std::uint32_t>(n));
+    const cuda::device_buffer<T> data(host);
+    for (const auto op : all_reduce_ops) {
+      const T expected = reduction_reference(host, op);
       for (const auto strategy : native_strategies) {
-        if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+        if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
         SCOPED_TRACE(::testing::Message() << "n = " << n << ", op = " << ksync::to_string(op)
                                           << ", strategy = " << ksync::to_string(strategy));
         EXPECT_EQ(ksync::cuda::reduce(stream, data.data(), n, op, strategy), expected);
@@ -80,31 +75,29 @@ TYPED_TEST(NativeReduceGpu, EveryStrategyAndOperatorMatchesTheReference) {
 }
 
 TYPED_TEST(NativeReduceGpu, DotTransformReduceAndMisalignedDataMatchTheReference) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{4097},
                               std::size_t{1'000'003}, std::size_t{10'000'019}}) {
-    if (!ksync::test::size_enabled(n)) continue;
-    const auto x_host = ksync::test::exact_reduction_input<T>(n + 1, 3u);
-    const auto y_host = ksync::test::zero_one_input<T>(n + 1, 5u);
-    const device_buffer<T> x(x_host);
-    const device_buffer<T> y(y_host);
+    if (!size_enabled(n)) continue;
+    const auto x_host = exact_reduction_input<T>(n + 1, 3u);
+    const auto y_host = zero_one_input<T>(n + 1, 5u);
+    const cuda::device_buffer<T> x(x_host);
+    const cuda::device_buffer<T> y(y_host);
     // Offset by one element: no 16-byte alignment, so the scalar path runs.
     const std::vector<T> x_tail(x_host.begin() + 1, x_host.end());
     const std::vector<T> y_head(y_host.begin(), y_host.end() - 1);
     for (const auto strategy : native_strategies) {
-      if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+      if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       const std::vector<T> x_head(x_host.begin(), x_host.end() - 1);
-      EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data(), y.data(), n, strategy),
-                ksync::test::dot_reference(x_head, y_head));
+      EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data(), y.data(), n, strategy), dot_reference(x_head, y_head));
       EXPECT_EQ(ksync::cuda::dot(cudaStreamPerThread, x.data() + 1, y.data(), n, strategy),
-                ksync::test::dot_reference(x_tail, y_head));
-      for (const auto op : ksync::test::all_reduce_ops) {
+                dot_reference(x_tail, y_head));
+      for (const auto op : all_reduce_ops) {
         EXPECT_EQ(ksync::cuda::transform_reduce(cudaStreamPerThread, x.data() + 1, n, op, Bend{}, strategy),
-                  ksync::test::reduction_reference(x_tail, op, Bend{}));
+                  reduction_reference(x_tail, op, Bend{}));
         EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, x.data() + 1, n, op, strategy),
-                  ksync::test::reduction_reference(x_tail, op));
+                  reduction_reference(x_tail, op));
       }
     }
   }
@@ -112,10 +105,10 @@ TYPED_TEST(NativeReduceGpu, DotTransformReduceAndMisalignedDataMatchTheReference
 
 TEST(NativeReduceTuningGpu, EveryBlockSizeItemCountOccupancyAndClusterSizeGivesTheSameResult) {
   KSYNC_REQUIRE_GPU();
-  const std::size_t n = ksync::test::size_enabled(3'000'017) ? 3'000'017 : 65'537;
-  const auto host = ksync::test::exact_reduction_input<float>(n, 11u);
-  const device_buffer<float> data(host);
-  const float expected = ksync::test::reduction_reference(host, reduce_op::sum);
+  const std::size_t n = size_enabled(3'000'017) ? 3'000'017 : 65'537;
+  const auto host = exact_reduction_input<float>(n, 11u);
+  const cuda::device_buffer<float> data(host);
+  const float expected = reduction_reference(host, reduce_op::sum);
   for (const int block_size : {128, 256, 512}) {
     for (const int items : {0, 1, 64}) {
       for (const int blocks_per_sm : {0, 1, 2}) {
@@ -125,7 +118,7 @@ TEST(NativeReduceTuningGpu, EveryBlockSizeItemCountOccupancyAndClusterSizeGivesT
                                                   .blocks_per_sm = blocks_per_sm,
                                                   .cluster_size = cluster_size};
           for (const auto strategy : native_strategies) {
-            if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+            if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
             if (strategy != reduce_strategy::cluster && cluster_size != 8) continue;
             SCOPED_TRACE(::testing::Message()
                          << "block_size " << block_size << ", items " << items << ", blocks/SM " << blocks_per_sm
@@ -152,15 +145,15 @@ TEST(NativeReduceConcurrencyGpu, RepeatedCallsOnTwoStreamsStayCorrect) {
   cudaStream_t streams[2] = {nullptr, nullptr};
   for (auto& stream : streams)
     ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  const bool large = ksync::test::size_enabled(3'000'017);
-  const auto first_host = ksync::test::exact_reduction_input<std::int64_t>(large ? 2'000'003 : 50'021, 1u);
-  const auto second_host = ksync::test::exact_reduction_input<std::int64_t>(large ? 3'000'017 : 60'013, 2u);
-  const device_buffer<std::int64_t> first(first_host);
-  const device_buffer<std::int64_t> second(second_host);
+  const bool large = size_enabled(3'000'017);
+  const auto first_host = exact_reduction_input<std::int64_t>(large ? 2'000'003 : 50'021, 1u);
+  const auto second_host = exact_reduction_input<std::int64_t>(large ? 3'000'017 : 60'013, 2u);
+  const cuda::device_buffer<std::int64_t> first(first_host);
+  const cuda::device_buffer<std::int64_t> second(second_host);
   constexpr int rounds = 20;
-  device_buffer<std::int64_t> results(2 * rounds);
+  cuda::device_buffer<std::int64_t> results(2 * rounds);
   for (const auto strategy : native_strategies) {
-    if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+    if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
     SCOPED_TRACE(ksync::to_string(strategy));
     for (int round = 0; round < rounds; ++round) {
       ksync::cuda::reduce(streams[0], first.data(), first.size(), reduce_op::sum, strategy, results.data() + 2 * round);
@@ -171,8 +164,8 @@ TEST(NativeReduceConcurrencyGpu, RepeatedCallsOnTwoStreamsStayCorrect) {
       ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     const auto values = results.to_host();
     for (int round = 0; round < rounds; ++round) {
-      EXPECT_EQ(values[2 * round], ksync::test::reduction_reference(first_host, reduce_op::sum));
-      EXPECT_EQ(values[2 * round + 1], ksync::test::reduction_reference(second_host, reduce_op::sum));
+      EXPECT_EQ(values[2 * round], reduction_reference(first_host, reduce_op::sum));
+      EXPECT_EQ(values[2 * round + 1], reduction_reference(second_host, reduce_op::sum));
     }
   }
   for (auto& stream : streams)
@@ -190,7 +183,7 @@ TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
   if (free_bytes < n * sizeof(std::int32_t) + (std::size_t{1} << 30)) {
     GTEST_SKIP() << "ksync-skip: needs 17 GiB of free device memory";
   }
-  device_buffer<std::int32_t> data(n);
+  cuda::device_buffer<std::int32_t> data(n);
   ASSERT_EQ(cudaMemset(data.data(), 0, n * sizeof(std::int32_t)), cudaSuccess);
   const std::int32_t markers[] = {1, 7, 5};  // at 0, 2^32 + 1 and 2^32 + 2
   ASSERT_EQ(cudaMemcpy(data.data(), &markers[0], 4, cudaMemcpyHostToDevice), cudaSuccess);
@@ -198,7 +191,7 @@ TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
   const std::int32_t negative = -4;  // at 2^32 - 1
   ASSERT_EQ(cudaMemcpy(data.data() + (std::size_t{1} << 32) - 1, &negative, 4, cudaMemcpyHostToDevice), cudaSuccess);
   for (const auto strategy : native_strategies) {
-    if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+    if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
     SCOPED_TRACE(ksync::to_string(strategy));
     EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy), 9);
     EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::max, strategy), 7);
@@ -206,26 +199,24 @@ TEST(NativeReduceLargeGpu, IndicesBeyondTwoToThe32AreReached) {
   }
 }
 
-KSYNC_TYPED_SUITE(NativeReduceRoundingGpu, ksync::test::floating_types);
+KSYNC_TYPED_GPU_SUITE(NativeReduceRoundingGpu, floating_types);
 
 // The documented bound, gamma(ceil(n / P) + ceil(log2 P) + 3) * sum |x_i| for P threads (plus one rounding per
 // block for atomics), with P bounded from the launch rules (support/rounding.hpp); each check's mutation fails.
 TYPED_TEST(NativeReduceRoundingGpu, SumErrorStaysWithinTheDocumentedBound) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   int multiprocessors = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  for (const auto n : ksync::test::reduce_sizes) {
-    if (!ksync::test::size_enabled(n)) continue;
-    const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
-    const device_buffer<T> data(host);
+  for (const auto n : reduce_sizes) {
+    if (!size_enabled(n)) continue;
+    const auto host = signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
+    const cuda::device_buffer<T> data(host);
     for (const auto strategy : native_strategies) {
-      if (ksync::test::refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+      if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       const bool atomic_chain = strategy == reduce_strategy::atomics || strategy == reduce_strategy::automatic;
-      ksync::test::expect_rounded_sum(
-          ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy),
-          ksync::test::native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), atomic_chain));
+      expect_rounded_sum(ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, reduce_op::sum, strategy),
+                         native_sum_rounding(host, static_cast<std::size_t>(multiprocessors), atomic_chain));
     }
   }
 }
@@ -248,7 +239,7 @@ TEST(NativeReduceArguments, BlockingCallChecksDataBeforeAllocating) {
 TEST(NativeReduceArguments, PortableStrategiesAndBadTuningAreRejectedByName) {
   const double value = 1.0;
   const auto message_of = [&](reduce_strategy strategy, const ksync::cuda::reduce_tuning& tuning) {
-    return ksync::test::invalid_argument_message(
+    return invalid_argument_message(
         [&] { (void)ksync::cuda::reduce(nullptr, &value, 1, reduce_op::sum, strategy, tuning); });
   };
   EXPECT_NE(message_of(reduce_strategy::team, {}).find("strategy = team is a portable (Kokkos) strategy"),
@@ -263,7 +254,7 @@ TEST(NativeReduceArguments, PortableStrategiesAndBadTuningAreRejectedByName) {
 
 TEST(NativeReduceArgumentsGpu, AGridSyncGridThatCannotBeCoResidentIsRefused) {
   KSYNC_REQUIRE_GPU();
-  const device_buffer<float> data(std::vector<float>(1'000'000, 1.0f));
+  const cuda::device_buffer<float> data(std::vector<float>(1'000'000, 1.0f));
   try {
     // 512-thread blocks: at most 4 fit on a multiprocessor (2048 threads), so 16 cannot all be resident.
     (void)ksync::cuda::reduce(cudaStreamPerThread, data.data(), data.size(), reduce_op::sum, reduce_strategy::grid_sync,
@@ -279,9 +270,9 @@ TEST(NativeReduceArgumentsGpu, AGridSyncGridThatCannotBeCoResidentIsRefused) {
 // it lacks (the portable twin is in bridge_test.cpp).
 TEST(ClusterRefusalGpu, TheClusterStrategyIsRefusedNamingTheDevice) {
   KSYNC_REQUIRE_GPU();
-  const auto& support = ksync::test::cluster_support_here();
+  const auto& support = cluster_support_here();
   if (support.available) GTEST_SKIP() << "ksync-skip: clusters run here; the reduction tests run the strategy";
-  const device_buffer<float> data(std::vector<float>(1000, 1.0f));
+  const cuda::device_buffer<float> data(std::vector<float>(1000, 1.0f));
   try {
     (void)ksync::cuda::reduce(cudaStreamPerThread, data.data(), data.size(), reduce_op::sum, reduce_strategy::cluster);
     FAIL() << "expected std::invalid_argument";
@@ -308,3 +299,4 @@ TEST(NativeReduceArguments, CudaErrorsNameTheCallAndTheirPlace) {
 }
 
 }  // namespace
+}  // namespace ksync::test

@@ -14,23 +14,21 @@
 #include <string>
 #include <vector>
 
+namespace ksync::test {
 namespace {
 
-using ksync::cuda::device_buffer;
+KSYNC_TYPED_GPU_SUITE(NativeReverseInBlockGpu, value_types);
 
-KSYNC_TYPED_SUITE(NativeReverseInBlockGpu, ksync::test::value_types);
-
-TYPED_TEST(NativeReverseInBlockGpu, InBlockFollowsSeed000ForEveryCountUpTo128) {
-  KSYNC_REQUIRE_GPU();
+TYPED_TEST(NativeReverseInBlockGpu, InBlockReversesEveryCountUpTo128) {
   using T = TypeParam;
   for (std::size_t n = 0; n <= 128; ++n) {
     SCOPED_TRACE(::testing::Message() << "n = " << n);
-    const auto host = ksync::test::distinct_values<T>(n, 3);
-    const device_buffer<T> in(host);
-    device_buffer<T> out(std::vector<T>(n, static_cast<T>(-1)));  // poisoned
+    const auto host = distinct_values<T>(n, 3);
+    const cuda::device_buffer<T> in(host);
+    cuda::device_buffer<T> out(std::vector<T>(n, static_cast<T>(-1)));  // poisoned
     ksync::cuda::reverse_in_block(cudaStreamPerThread, in.data(), out.data(), n);
     ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
-    EXPECT_EQ(out.to_host(), ksync::test::reversed(host));
+    EXPECT_EQ(out.to_host(), reversed(host));
   }
 }
 
@@ -44,3 +42,4 @@ TEST(NativeReverseInBlockArguments, MoreThan128ValuesInOneBlockAreRejected) {
 }
 
 }  // namespace
+}  // namespace ksync::test

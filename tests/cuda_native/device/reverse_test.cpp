@@ -13,23 +13,21 @@
 #include <stdexcept>
 #include <vector>
 
+namespace ksync::test {
 namespace {
 
-using ksync::cuda::device_buffer;
-
-KSYNC_TYPED_SUITE(NativeReverseGpu, ksync::test::value_types);
+KSYNC_TYPED_GPU_SUITE(NativeReverseGpu, value_types);
 
 TYPED_TEST(NativeReverseGpu, OutOfPlaceAndInPlaceMatchTheReferenceForEveryBlockSizeAndSize) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   for (const int block : {1, 7, 32, 96, 100, 128, 256, 1024}) {
-    for (const auto n : ksync::test::boundary_sizes) {
-      if (!ksync::test::size_enabled(n) || (n > 100'000 && block != 256)) continue;
+    for (const auto n : boundary_sizes) {
+      if (!size_enabled(n) || (n > 100'000 && block != 256)) continue;
       SCOPED_TRACE(::testing::Message() << "block = " << block << ", n = " << n);
-      const auto host = ksync::test::distinct_values<T>(n, 11);
-      const auto expected = ksync::test::reversed(host);
-      device_buffer<T> data(host);
-      device_buffer<T> out(std::vector<T>(n, static_cast<T>(-1)));
+      const auto host = distinct_values<T>(n, 11);
+      const auto expected = reversed(host);
+      cuda::device_buffer<T> data(host);
+      cuda::device_buffer<T> out(std::vector<T>(n, static_cast<T>(-1)));
       ksync::cuda::reverse(cudaStreamPerThread, data.data(), out.data(), n, block);
       ksync::cuda::reverse(cudaStreamPerThread, data.data(), n, block);
       ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
@@ -49,3 +47,4 @@ TEST(NativeReverseArguments, BadBlockSizesNullPointersAndOverlapsAreRejected) {
 }
 
 }  // namespace
+}  // namespace ksync::test

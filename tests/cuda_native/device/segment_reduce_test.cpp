@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::segment_reduce and ksync::cuda::segment_predicates against host references.
+#include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"
@@ -16,31 +17,28 @@
 #include <string>
 #include <vector>
 
+namespace ksync::test {
 namespace {
 
-using ksync::cuda::device_buffer;
-
-constexpr std::array<ksync::cuda::block_reduce_form, 2> forms{ksync::cuda::block_reduce_form::tree,
-                                                              ksync::cuda::block_reduce_form::shuffle};
+constexpr std::array<ksync::segment_form, 2> forms{ksync::segment_form::tree, ksync::segment_form::shuffle};
 constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
 
-KSYNC_TYPED_SUITE(NativeSegmentReduceGpu, ksync::test::value_types);
+KSYNC_TYPED_GPU_SUITE(NativeSegmentReduceGpu, value_types);
 
 TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheReference) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
-  for (const auto n : ksync::test::boundary_sizes) {
-    if (!ksync::test::size_enabled(n)) continue;
-    const auto host = ksync::test::signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
-    const device_buffer<T> data(host);
+  for (const auto n : boundary_sizes) {
+    if (!size_enabled(n)) continue;
+    const auto host = signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
+    const cuda::device_buffer<T> data(host);
     for (const int segment : ksync::cuda::segment_reduce_sizes) {
       if (n > 100'000 && segment != 256) continue;
       for (const auto op : ops) {
-        const auto expected = ksync::test::segment_reduce_reference(host, segment, op);
+        const auto expected = segment_reduce_reference(host, segment, op);
         for (const auto form : forms) {
           SCOPED_TRACE(::testing::Message() << "n = " << n << ", segment = " << segment << ", op = "
-                                            << ksync::to_string(op) << ", form = " << ksync::cuda::to_string(form));
-          device_buffer<T> out(std::vector<T>(expected.size(), static_cast<T>(12345)));  // poisoned
+                                            << ksync::to_string(op) << ", form = " << ksync::to_string(form));
+          cuda::device_buffer<T> out(std::vector<T>(expected.size(), static_cast<T>(12345)));  // poisoned
           ksync::cuda::segment_reduce(cudaStreamPerThread, data.data(), n, segment, op, form, out.data());
           ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
           EXPECT_EQ(out.to_host(), expected);
@@ -53,13 +51,13 @@ TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheRefere
 TEST(NativeSegmentPredicatesGpu, CountAllAnyMatchTheReference) {
   KSYNC_REQUIRE_GPU();
   for (const int segment : {1, 17, 32, 96, 100, 128, 256, 1024}) {
-    for (const auto n : ksync::test::boundary_sizes) {
-      if (!ksync::test::size_enabled(n) || (n > 100'000 && segment != 256)) continue;
+    for (const auto n : boundary_sizes) {
+      if (!size_enabled(n) || (n > 100'000 && segment != 256)) continue;
       SCOPED_TRACE(::testing::Message() << "segment = " << segment << ", n = " << n);
-      const auto flags = ksync::test::mixed_flags(n, segment, 5u + static_cast<std::uint32_t>(n));
-      const auto expected = ksync::test::segment_predicates_reference(flags, segment);
-      const device_buffer<std::int32_t> data(flags);
-      device_buffer<ksync::predicate_summary> out(
+      const auto flags = mixed_flags(n, segment, 5u + static_cast<std::uint32_t>(n));
+      const auto expected = segment_predicates_reference(flags, segment);
+      const cuda::device_buffer<std::int32_t> data(flags);
+      cuda::device_buffer<ksync::predicate_summary> out(
           std::vector<ksync::predicate_summary>(expected.size(), {.count = -1, .all = -1, .any = -1}));
       ksync::cuda::segment_predicates(cudaStreamPerThread, data.data(), n, segment, out.data());
       ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
@@ -68,17 +66,22 @@ TEST(NativeSegmentPredicatesGpu, CountAllAnyMatchTheReference) {
   }
 }
 
-TEST(NativeSegmentReduceArguments, SizesNotCompiledInAreRejectedWithTheListOfSupportedOnes) {
+// Sizes not compiled in are refused with the list of those that are; portable forms naming the form.
+TEST(NativeSegmentReduceArguments, SizesNotCompiledInAndPortableFormsAreRefused) {
   float value = 0;
-  try {
-    ksync::cuda::segment_reduce<float>(nullptr, &value, 1, 64, ksync::reduce_op::sum,
-                                       ksync::cuda::block_reduce_form::tree, &value);
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()),
-              "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of 32, 96, 100, 128, 256, "
-              "1024");
-  }
+  const auto refused = [&](int segment_size, ksync::segment_form form, const char* expected) {
+    return refuses(
+        [&] {
+          ksync::cuda::segment_reduce<float>(nullptr, &value, 1, segment_size, ksync::reduce_op::sum, form, &value);
+        },
+        expected);
+  };
+  EXPECT_TRUE(refused(64, ksync::segment_form::tree,
+                      "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of 32, 96, 100, 128, "
+                      "256, 1024"));
+  EXPECT_TRUE(refused(32, ksync::segment_form::team_reduce,
+                      "ksync::cuda::segment_reduce: form = team_reduce is portable (Kokkos); ksync::cuda runs the "
+                      "native forms tree and shuffle"));
 }
 
 TEST(NativeSegmentReduceArguments, PredicateSegmentsOutsideABlockAreRejected) {
@@ -90,3 +93,4 @@ TEST(NativeSegmentReduceArguments, PredicateSegmentsOutsideABlockAreRejected) {
 }
 
 }  // namespace
+}  // namespace ksync::test

@@ -15,34 +15,31 @@
 #include <string>
 #include <vector>
 
+namespace ksync::test {
 namespace {
 
-using ksync::cuda::device_buffer;
-using ksync::test::TwiceAndOne;
-
-KSYNC_TYPED_SUITE(NativeTransformGpu, ksync::test::value_types);
+KSYNC_TYPED_GPU_SUITE(NativeTransformGpu, value_types);
 
 TYPED_TEST(NativeTransformGpu, OutOfPlaceInPlaceAndMisalignedMatchTheReference) {
-  KSYNC_REQUIRE_GPU();
   using T = TypeParam;
   // The default grid (resident blocks, grid-stride) and grids sized from the data (1 and 3 items per thread).
   const ksync::cuda::transform_tuning tunings[] = {
       {}, {.items_per_thread = 1}, {.block_size = 128, .items_per_thread = 3, .streaming_stores = true}};
-  for (const auto n : ksync::test::device_reduce_sizes) {
-    if (!ksync::test::size_enabled(n)) continue;
-    const auto host = ksync::test::exact_reduction_input<T>(n + 1, 9u);
+  for (const auto n : device_reduce_sizes) {
+    if (!size_enabled(n)) continue;
+    const auto host = exact_reduction_input<T>(n + 1, 9u);
     std::vector<T> expected(host.size());
     for (std::size_t i = 0; i < host.size(); ++i)
       expected[i] = TwiceAndOne{}(host[i]);
     for (const auto& tuning : tunings) {
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", block_size = " << tuning.block_size
                                         << ", items_per_thread = " << tuning.items_per_thread);
-      device_buffer<T> in(host);
-      device_buffer<T> out(n + 1);
+      cuda::device_buffer<T> in(host);
+      cuda::device_buffer<T> out(n + 1);
       ksync::cuda::transform(cudaStreamPerThread, in.data(), n + 1, out.data(), TwiceAndOne{}, tuning);
       EXPECT_EQ(out.to_host(), expected);
       // Misaligned by one element on both sides (the scalar path), n elements.
-      device_buffer<T> shifted(n + 1);
+      cuda::device_buffer<T> shifted(n + 1);
       shifted.copy_from(std::vector<T>(n + 1, T{0}));
       ksync::cuda::transform(cudaStreamPerThread, in.data() + 1, n, shifted.data() + 1, TwiceAndOne{}, tuning);
       std::vector<T> expected_shifted(expected);
@@ -74,3 +71,4 @@ TEST(NativeTransformArguments, NullArraysAndPartialOverlapAreRejected) {
 }
 
 }  // namespace
+}  // namespace ksync::test

@@ -158,7 +158,7 @@ TEST(NodeGpu, ReduceAcrossGpusMatchesTheReferenceForEveryCombine) {
           if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
           for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
             SCOPED_TRACE(std::to_string(count) + " GPU(s), n = " + std::to_string(n) + ", " +
-                         std::string(ksync::cuda::node::to_string(combine)) + ", " + std::string(ksync::to_string(op)));
+                         std::string(ksync::to_string(combine)) + ", " + std::string(ksync::to_string(op)));
             EXPECT_EQ(ksync::cuda::node::reduce(group, data, op, combine), host_fold(host, op));
           }
         }
@@ -182,7 +182,7 @@ TEST(NodeGpu, AsynchronousReduceLeavesTheValueOnEveryGpu) {
     group.synchronize();
     std::vector<double> values(2);
     results.gather_to(values);
-    EXPECT_EQ(values, std::vector<double>(2, 0.25 * n)) << ksync::cuda::node::to_string(combine);
+    EXPECT_EQ(values, std::vector<double>(2, 0.25 * n)) << ksync::to_string(combine);
   }
 }
 
@@ -242,6 +242,9 @@ TEST(NodeGpu, MismatchedArgumentsAreClearErrors) {
                               std::span<float* const>(results));
   });
   EXPECT_NE(reduce.find("results.size() = 2"), std::string::npos) << reduce;
+  EXPECT_TRUE(ksync::test::refuses(
+      [&] { (void)ksync::cuda::node::reduce(group, data, reduce_op::sum, static_cast<combine_strategy>(2)); },
+      "combine = 2 is not a combine_strategy"));
   const std::string rank = ksync::test::invalid_argument_message([&] { (void)group.stream(1); });
   EXPECT_NE(rank.find("rank = 1"), std::string::npos) << rank;
 }

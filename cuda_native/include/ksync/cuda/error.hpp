@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/check_call.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -45,12 +46,7 @@ using ksync::detail::check_argument;  // one argument check for both halves (ksy
 }  // namespace ksync::cuda
 
 // Checks a CUDA runtime call; on failure throws ksync::cuda::cuda_error with the call text and file:line.
-#define KSYNC_CUDA_CHECK(call)                                                                      \
-  do {                                                                                              \
-    const cudaError_t ksync_cuda_check_status_ = (call);                                            \
-    if (ksync_cuda_check_status_ != cudaSuccess)                                                    \
-      ::ksync::cuda::detail::throw_cuda_error(ksync_cuda_check_status_, #call, __FILE__, __LINE__); \
-  } while (false)
+#define KSYNC_CUDA_CHECK(call) KSYNC_DETAIL_CHECK_CALL(call, cudaSuccess, ::ksync::cuda::detail::throw_cuda_error)
 
 // Checks the launch just made; `kernel` names it in the message.
 #define KSYNC_CUDA_CHECK_LAUNCH(kernel) ::ksync::cuda::detail::check_launch(kernel, __FILE__, __LINE__)

@@ -33,25 +33,40 @@ struct managed_deleter {
 struct registration_deleter {
   void operator()(void* data) const noexcept { (void)cudaHostUnregister(data); }
 };
-}  // namespace detail
 
-template <class T>
-class pinned_buffer {
+// n elements of T that `Deleter` frees: what pinned_buffer and managed_buffer share. Moves, never copies.
+template <class T, class Deleter>
+class owned_elements {
  public:
-  pinned_buffer() = default;
-  explicit pinned_buffer(std::size_t count, unsigned int flags = cudaHostAllocDefault) : count_(count) {
-    void* allocated = nullptr;
-    if (count_ > 0) KSYNC_CUDA_CHECK(cudaHostAlloc(&allocated, count_ * sizeof(T), flags));
-    data_.reset(allocated);
-  }
   [[nodiscard]] T* data() const noexcept { return static_cast<T*>(data_.get()); }
   // 0 once moved from: the count belongs to the memory.
   [[nodiscard]] std::size_t size() const noexcept { return data_ ? count_ : 0; }
   [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
 
+ protected:
+  owned_elements() = default;
+  // Takes `allocate(&pointer, bytes)` (a CUDA allocator, checked) for count elements; none for count 0.
+  template <class Allocate>
+  owned_elements(std::size_t count, Allocate&& allocate) : count_(count) {
+    void* allocated = nullptr;
+    if (count_ > 0) allocate(&allocated, count_ * sizeof(T));
+    data_.reset(allocated);
+  }
+
  private:
-  std::unique_ptr<void, detail::pinned_deleter> data_;
+  std::unique_ptr<void, Deleter> data_;
   std::size_t count_ = 0;
+};
+}  // namespace detail
+
+template <class T>
+class pinned_buffer : public detail::owned_elements<T, detail::pinned_deleter> {
+ public:
+  pinned_buffer() = default;
+  explicit pinned_buffer(std::size_t count, unsigned int flags = cudaHostAllocDefault)
+      : detail::owned_elements<T, detail::pinned_deleter>(count, [flags](void** memory, std::size_t bytes) {
+          KSYNC_CUDA_CHECK(cudaHostAlloc(memory, bytes, flags));
+        }) {}
 };
 
 class host_registration {
@@ -68,17 +83,16 @@ class host_registration {
 };
 
 template <class T>
-class managed_buffer {
+class managed_buffer : public detail::owned_elements<T, detail::managed_deleter> {
  public:
+  using detail::owned_elements<T, detail::managed_deleter>::data;
+  using detail::owned_elements<T, detail::managed_deleter>::size;
+
   managed_buffer() = default;
-  explicit managed_buffer(std::size_t count) : count_(count) {
-    void* allocated = nullptr;
-    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMallocManaged(&allocated, count_ * sizeof(T), cudaMemAttachGlobal));
-    data_.reset(allocated);
-  }
-  [[nodiscard]] T* data() const noexcept { return static_cast<T*>(data_.get()); }
-  [[nodiscard]] std::size_t size() const noexcept { return data_ ? count_ : 0; }
-  [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
+  explicit managed_buffer(std::size_t count)
+      : detail::owned_elements<T, detail::managed_deleter>(count, [](void** memory, std::size_t bytes) {
+          KSYNC_CUDA_CHECK(cudaMallocManaged(memory, bytes, cudaMemAttachGlobal));
+        }) {}
   // Enqueue the migration of every page on `stream`: to `device`'s memory, or back to the host's.
   void prefetch_to_device(cudaStream_t stream, int device) const {
     prefetch(stream, {cudaMemLocationTypeDevice, device});
@@ -94,8 +108,6 @@ class managed_buffer {
     KSYNC_CUDA_CHECK(cudaMemPrefetchAsync_v2(data(), size() * sizeof(T), location, 0, stream));
 #endif
   }
-  std::unique_ptr<void, detail::managed_deleter> data_;
-  std::size_t count_ = 0;
 };
 
 // Whether `data` lies in page-locked host memory CUDA knows of (cudaHostAlloc or cudaHostRegister).

@@ -5,6 +5,7 @@
 // two per iteration. The host looks between batches, as the fused form does.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 #include "fused.cuh"
 
@@ -14,9 +15,7 @@
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct cuda_graph {
-  static constexpr cg_form id = cg_form::cuda_graph;
-
+struct cuda_graph : ksync::detail::implements<cg_form::cuda_graph> {
   template <class T>
   static void capture(const cg_run<T>& run, int iterations) {
     cg_buffers<T>& buffers = *run.buffers;

@@ -6,13 +6,12 @@
 // iteration, no round trip.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct device_scalars {
-  static constexpr cg_form id = cg_form::device_scalars;
-
+struct device_scalars : ksync::detail::implements<cg_form::device_scalars> {
   template <class T>
   static cg_scalars<T> run(const cg_run<T>& run) {
     using namespace cg_kernels;

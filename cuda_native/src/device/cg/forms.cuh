@@ -3,7 +3,7 @@
 // The native CG forms, one file each in this folder, and the one table from ksync::cg_form to them
 // (ksync/detail/strategy_table.hpp). Complete at compile time: every form cg_form_rows gives to the native
 // half or to both has exactly one row. Adding a form: its enumerator and row in ksync/cg_types.hpp, a file
-// here (a struct with `id` and `run`), and its row below.
+// here (a struct deriving from implements<id>, with `run`), and its row below.
 #pragma once
 
 #include "cuda_graph.cuh"
@@ -21,8 +21,5 @@ using native_cg_forms =
     ksync::detail::strategy_table<strategy_half::native, cg_forms::host_scalars, cg_forms::device_scalars,
                                   cg_forms::fused, cg_forms::cuda_graph, cg_forms::persistent_grid_sync,
                                   cg_forms::persistent_spin_barrier>;
-static_assert(native_cg_forms::is_complete(),
-              "native_cg_forms must have exactly one row per native or shared cg_form (cg_types.hpp) and none for "
-              "the portable ones: add the form's file and its row together");
 
 }  // namespace ksync::cuda::detail

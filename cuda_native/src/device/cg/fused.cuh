@@ -5,13 +5,12 @@
 // passes per iteration against fourteen for the unfused forms, two launches against six.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct fused {
-  static constexpr cg_form id = cg_form::fused;
-
+struct fused : ksync::detail::implements<cg_form::fused> {
   // One fused iteration on `stream` (the cuda_graph form captures these).
   template <class T>
   static void enqueue_iteration(const cg_run<T>& run, cudaStream_t stream) {

@@ -5,13 +5,12 @@
 // launch. Two host round trips per iteration; six launches.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct host_scalars {
-  static constexpr cg_form id = cg_form::host_scalars;
-
+struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
   template <class T>
   static cg_scalars<T> run(const cg_run<T>& run) {
     using namespace cg_kernels;

@@ -4,13 +4,12 @@
 // between the phases (seed 003's persistent kernel): no launch and no host look until CG stops.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "persistent.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct persistent_grid_sync {
-  static constexpr cg_form id = cg_form::persistent_grid_sync;
-
+struct persistent_grid_sync : ksync::detail::implements<cg_form::persistent_grid_sync> {
   template <class T>
   static cg_scalars<T> run(const cg_run<T>& run) {
     const auto kernel = cg_kernels::persistent_kernel<T, cg_kernels::grid_sync_barrier>;

@@ -5,15 +5,14 @@
 // that waits past tuning.barrier_timeout_ns gives up; the solve then throws instead of hanging.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "persistent.cuh"
 
 #include <ksync/cuda/device/spin_barrier.cuh>
 
 namespace ksync::cuda::detail::cg_forms {
 
-struct persistent_spin_barrier {
-  static constexpr cg_form id = cg_form::persistent_spin_barrier;
-
+struct persistent_spin_barrier : ksync::detail::implements<cg_form::persistent_spin_barrier> {
   template <class T>
   static cg_scalars<T> run(const cg_run<T>& run) {
     const auto kernel = cg_kernels::persistent_kernel<T, cg_kernels::spin_barrier>;

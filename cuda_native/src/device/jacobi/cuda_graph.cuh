@@ -4,6 +4,7 @@
 // replayed: the graph is kept per thread for the last (buffers, n, phases, block size, device) used.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 #include <ksync/cuda/device/jacobi.hpp>
@@ -14,9 +15,7 @@
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct cuda_graph {
-  static constexpr iteration_form id = iteration_form::cuda_graph;
-
+struct cuda_graph : ksync::detail::implements<iteration_form::cuda_graph> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     struct cached_graph {

@@ -3,7 +3,8 @@
 // The native forms of ksync::cuda::jacobi, one file each in this folder, and the one table from
 // ksync::iteration_form to them (ksync/detail/strategy_table.hpp). Complete at compile time: every form
 // iteration_form_rows (ksync/types.hpp) gives to the native half has exactly one row, and no other. Adding a
-// form: its enumerator and row in ksync/types.hpp, a file here (a struct with `id` and `run`), its row below.
+// form: its enumerator and row in ksync/types.hpp, a file here (a struct deriving
+// from implements<id>, with `run`), its row below.
 #pragma once
 
 #include "cuda_graph.cuh"
@@ -20,8 +21,5 @@ using native_jacobi_forms =
     ksync::detail::strategy_table<strategy_half::native, jacobi_forms::persistent_grid_sync,
                                   jacobi_forms::persistent_spin_barrier, jacobi_forms::persistent_volatile_barrier,
                                   jacobi_forms::launch_per_phase, jacobi_forms::cuda_graph>;
-static_assert(native_jacobi_forms::is_complete(),
-              "native_jacobi_forms must have exactly one row per native iteration_form (ksync/types.hpp) and none "
-              "for the portable ones: add the form's file and its row together");
 
 }  // namespace ksync::cuda::detail

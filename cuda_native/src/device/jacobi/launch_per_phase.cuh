@@ -3,13 +3,12 @@
 // iteration_form::launch_per_phase — one kernel launch per sweep; the stream orders them.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct launch_per_phase {
-  static constexpr iteration_form id = iteration_form::launch_per_phase;
-
+struct launch_per_phase : ksync::detail::implements<iteration_form::launch_per_phase> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     enqueue_phases(run.stream, run.u, run.scratch, run.n, run.phases, run.tuning.block_size);

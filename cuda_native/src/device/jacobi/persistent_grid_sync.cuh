@@ -4,13 +4,12 @@
 // grid.sync() between rounds (seed 003's persistent kernel); the grid comes from the occupancy API.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct persistent_grid_sync {
-  static constexpr iteration_form id = iteration_form::persistent_grid_sync;
-
+struct persistent_grid_sync : ksync::detail::implements<iteration_form::persistent_grid_sync> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     const auto kernel = jacobi_kernels::jacobi_grid_sync_kernel<T>;

@@ -4,13 +4,12 @@
 // (spin_barrier_sync) between rounds; gives up after tuning.barrier_timeout_ns (barrier_timeouts counts).
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct persistent_spin_barrier {
-  static constexpr iteration_form id = iteration_form::persistent_spin_barrier;
-
+struct persistent_spin_barrier : ksync::detail::implements<iteration_form::persistent_spin_barrier> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     launch_spinning(run, jacobi_kernels::jacobi_spin_kernel<T>, stream_barrier_states(run.stream).acquire_release);

@@ -4,13 +4,12 @@
 // sense-reversal barrier (volatile_spin_barrier_sync) between rounds; gives up as the spin barrier does.
 #pragma once
 
+#include <ksync/detail/strategy_table.hpp>
 #include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct persistent_volatile_barrier {
-  static constexpr iteration_form id = iteration_form::persistent_volatile_barrier;
-
+struct persistent_volatile_barrier : ksync::detail::implements<iteration_form::persistent_volatile_barrier> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     launch_spinning(run, jacobi_kernels::jacobi_volatile_kernel<T>, stream_barrier_states(run.stream).volatile_flag);

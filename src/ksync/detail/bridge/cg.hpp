@@ -1,32 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The bridge of ksync::cg's native forms to ksync::cuda::cg (ksync/cuda/device/cg.hpp; the built-in Poisson
-// operator only), and the mailbox posts the portable forms look at their state through, in the shape of
-// every bridge file (native_bridge.hpp): a generic overload, never reached, and one for Kokkos::Cuda when
-// this ksync has its native half.
+// operator only), in the shape of every bridge file (native_bridge.hpp).
 #pragma once
 
 #include <ksync/cg_types.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #if KSYNC_NATIVE_BRIDGE
 #include <ksync/cuda/device/cg.hpp>
-#endif
 
 #include <cstdint>
 
 namespace ksync::detail {
 
-template <class ExecutionSpace, class... Arguments>
-cg_result native_cg(const ExecutionSpace& /*exec*/, const Arguments&... /*arguments*/) {
-  unreachable_bridge("ksync::cg");
-}
-
-#if KSYNC_NATIVE_BRIDGE
 template <class BView, class XView>
-cg_result native_cg(const Kokkos::Cuda& exec, const std::int64_t& m, const BView& b, const XView& x,
-                    const cg_form& form, const cg_options& options) {
+cg_result native(operation<"ksync::cg"> /*tag*/, const Kokkos::Cuda& exec, const std::int64_t& m, const BView& b,
+                 const XView& x, const cg_form& form, const cg_options& options) {
   return ksync::cuda::cg(exec.cuda_stream(), m, b.data(), x.data(), form, options);
 }
-#endif
 
 }  // namespace ksync::detail
+#endif

@@ -7,12 +7,11 @@
 
 #include <ksync/detail/cg/context.hpp>
 #include <ksync/detail/cg/host_scalars.hpp>  // host_scalars::apply
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::detail::cg::forms {
 
-struct device_scalars {
-  static constexpr cg_form id = cg_form::device_scalars;
-
+struct device_scalars : implements<cg_form::device_scalars> {
   template <class ExecutionSpace, class T, class Operator>
   static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
     using memory_space = typename ExecutionSpace::memory_space;

@@ -6,14 +6,13 @@
 #pragma once
 
 #include <ksync/detail/cg/context.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <stdexcept>
 
 namespace ksync::detail::cg::forms {
 
-struct fused {
-  static constexpr cg_form id = cg_form::fused;
-
+struct fused : implements<cg_form::fused> {
   // One fused iteration as three calls of `enqueue`: enqueue(label, count, functor[, result]) enqueues a
   // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node. The
   // reductions run over lanes, each folding several indices (lane_split, kernels.hpp).

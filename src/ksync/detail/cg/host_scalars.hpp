@@ -6,12 +6,11 @@
 #pragma once
 
 #include <ksync/detail/cg/context.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::detail::cg::forms {
 
-struct host_scalars {
-  static constexpr cg_form id = cg_form::host_scalars;
-
+struct host_scalars : implements<cg_form::host_scalars> {
   template <class ExecutionSpace, class T, class Operator>
   static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
     using memory_space = typename ExecutionSpace::memory_space;

@@ -7,15 +7,14 @@
 
 #include <ksync/detail/cg/context.hpp>
 #include <ksync/detail/cg/fused.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <stdexcept>
 #include <string>
 
 namespace ksync::detail::cg::forms {
 
-struct kokkos_graph {
-  static constexpr cg_form id = cg_form::kokkos_graph;
-
+struct kokkos_graph : implements<cg_form::kokkos_graph> {
   template <class ExecutionSpace, class T, class Operator>
   static void build(const run_of<ExecutionSpace, T, Operator>& run) {
     auto& w = *run.work;

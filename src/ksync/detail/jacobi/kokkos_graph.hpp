@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/compat.hpp>
+#include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
 #include <cstddef>
@@ -55,9 +56,7 @@ View submit_cached_jacobi_graph(const ExecutionSpace& exec, const View& u, const
 
 namespace jacobi_forms {
 
-struct kokkos_graph {
-  static constexpr iteration_form id = iteration_form::kokkos_graph;
-
+struct kokkos_graph : implements<iteration_form::kokkos_graph> {
   template <class ExecutionSpace, class View>
   static void run(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
     (void)submit_cached_jacobi_graph(exec, u, scratch, phases);

@@ -4,15 +4,14 @@
 #pragma once
 
 #include <ksync/detail/jacobi/sweep.hpp>
+#include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
 #include <cstdint>
 
 namespace ksync::detail::jacobi_forms {
 
-struct kokkos_parallel_for {
-  static constexpr iteration_form id = iteration_form::kokkos_parallel_for;
-
+struct kokkos_parallel_for : implements<iteration_form::kokkos_parallel_for> {
   template <class ExecutionSpace, class View>
   static void run(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
     const auto n = static_cast<std::int64_t>(u.extent(0));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/detail/fold.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>
 
@@ -16,9 +17,7 @@ struct RangeFold {
   KOKKOS_FUNCTION void operator()(std::int64_t i, Acc& acc) const { combine<Op>::into(acc, term(i)); }
 };
 
-struct kokkos {
-  static constexpr reduce_strategy id = reduce_strategy::kokkos;
-
+struct kokkos : implements<reduce_strategy::kokkos> {
   template <reduce_op Op, class Acc, class ExecutionSpace, class Term, class Reducer>
   static void run(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term,
                   const Reducer& reducer) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/detail/fold.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -29,9 +30,7 @@ struct TeamFold {
   }
 };
 
-struct team {
-  static constexpr reduce_strategy id = reduce_strategy::team;
-
+struct team : implements<reduce_strategy::team> {
   template <reduce_op Op, class Acc, class ExecutionSpace, class Term, class Reducer>
   static void run(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term,
                   const Reducer& reducer) {

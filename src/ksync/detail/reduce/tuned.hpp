@@ -9,6 +9,7 @@
 
 #include <ksync/detail/fold.hpp>
 #include <ksync/detail/packs.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -99,9 +100,7 @@ struct TunedFold {
   }
 };
 
-struct tuned {
-  static constexpr reduce_strategy id = reduce_strategy::tuned;
-
+struct tuned : implements<reduce_strategy::tuned> {
   template <reduce_op Op, class Acc, class ExecutionSpace, class Term, class Reducer>
   static void run(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term,
                   const Reducer& reducer) {

@@ -5,6 +5,7 @@
 
 #include <ksync/compat.hpp>
 #include <ksync/detail/fold.hpp>  // IndexPolicy
+#include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
 #include <cstdint>
@@ -21,9 +22,7 @@ struct TransformEach {
 
 namespace transform_strategies {
 
-struct kokkos {
-  static constexpr transform_strategy id = transform_strategy::kokkos;
-
+struct kokkos : implements<transform_strategy::kokkos> {
   template <class ExecutionSpace, class InView, class OutView, class F>
   static void run(const ExecutionSpace& exec, const InView& in, const OutView& out, const F& f, std::int64_t n) {
     Kokkos::parallel_for("ksync::transform::kokkos", IndexPolicy<ExecutionSpace>(exec, 0, n),

@@ -8,6 +8,7 @@
 #include <ksync/compat.hpp>
 #include <ksync/detail/fold.hpp>  // IndexPolicy, runs_on_host, split_for_host
 #include <ksync/detail/packs.hpp>
+#include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
 #include <algorithm>
@@ -72,9 +73,7 @@ struct TransformPacks {
 
 namespace transform_strategies {
 
-struct tuned {
-  static constexpr transform_strategy id = transform_strategy::tuned;
-
+struct tuned : implements<transform_strategy::tuned> {
   template <class ExecutionSpace, class InView, class OutView, class F>
   static void run(const ExecutionSpace& exec, const InView& in, const OutView& out, const F& f, std::int64_t n) {
     using In = typename InView::non_const_value_type;

@@ -40,23 +40,21 @@ __device__ void atomic_combine(T* target, T value, plus) {
   }
 }
 
-template <class T>
-__device__ void atomic_combine(T* target, T value, minimum op) {
+template <class T, reduce_op Id>
+__device__ void atomic_combine(T* target, T value, extremum<Id> op) {
   if constexpr (std::is_same_v<T, std::int32_t>) {
-    atomicMin(target, value);
+    if constexpr (Id == reduce_op::max) {
+      atomicMax(target, value);
+    } else {
+      atomicMin(target, value);
+    }
   } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    atomicMin(reinterpret_cast<long long*>(target), static_cast<long long>(value));
-  } else {
-    atomic_combine_by_cas(target, value, op);
-  }
-}
-
-template <class T>
-__device__ void atomic_combine(T* target, T value, maximum op) {
-  if constexpr (std::is_same_v<T, std::int32_t>) {
-    atomicMax(target, value);
-  } else if constexpr (std::is_same_v<T, std::int64_t>) {
-    atomicMax(reinterpret_cast<long long*>(target), static_cast<long long>(value));
+    auto* bits = reinterpret_cast<long long*>(target);
+    if constexpr (Id == reduce_op::max) {
+      atomicMax(bits, static_cast<long long>(value));
+    } else {
+      atomicMin(bits, static_cast<long long>(value));
+    }
   } else {
     atomic_combine_by_cas(target, value, op);
   }

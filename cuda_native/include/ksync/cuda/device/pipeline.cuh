@@ -46,14 +46,10 @@ using ksync::pipeline_config;  // shared with the portable twin (ksync/types.hpp
 
 namespace detail {
 
-// Every check comes before any CUDA call (the tests run them on machines without a GPU).
+// Every check comes before any CUDA call (the tests run them on machines without a GPU); the configuration's
+// are the portable twin's too (ksync/types.hpp).
 inline void check_pipeline_config(std::size_t n, const pipeline_config& config) {
-  constexpr const char* where = "ksync::cuda::pipeline";
-  check_argument(config.streams >= 1, where, "config.streams = ", config.streams, " must be at least 1");
-  check_argument(config.chunk_elements >= 1, where, "config.chunk_elements = ", config.chunk_elements,
-                 " must be at least 1");
-  check_argument(n == 0 || config.chunk_elements <= n, where, "config.chunk_elements = ", config.chunk_elements,
-                 " exceeds n = ", n);
+  ksync::detail::check_pipeline_config("ksync::cuda::pipeline", n, config);
 }
 
 template <class T, class U>

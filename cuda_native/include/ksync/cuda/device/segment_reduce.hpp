@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // ksync::cuda::segment_reduce — one block per segment of `segment_size` consecutive values (the block size
-// is the segment size), each reduced with a block-scope form from block/reduce.cuh:
+// is the segment size), each reduced with a block-scope form from block/reduce.cuh (segment_form::tree or
+// shuffle, ksync/types.hpp; one file each in cuda_native/src/device/segment_reduce/):
 //   out[s] = op(data[s*segment_size], ..., data[min((s+1)*segment_size, n) - 1]),  s < ceil(n / segment_size)
 // The last segment may be short: its missing elements are the operator's identity (data bound), while all
 // of the block's threads still take part in its barriers (participation bound). The portable twin is
@@ -15,18 +16,8 @@
 
 #include <array>
 #include <cstddef>
-#include <string_view>
 
 namespace ksync::cuda {
-
-enum class block_reduce_form {
-  tree,    // shared-memory tree: __syncthreads while several warps work, __syncwarp in the last (seed 001)
-  shuffle  // warp shuffles, then one shared-memory exchange across warps
-};
-
-[[nodiscard]] constexpr std::string_view to_string(block_reduce_form form) noexcept {
-  return form == block_reduce_form::tree ? "tree" : "shuffle";
-}
 
 // The block reductions are templates on the block size; these are the sizes compiled in: powers of two,
 // a multiple of 32 that is not one (96), and one that is not a multiple of 32 (100: a partial last warp).
@@ -35,14 +26,14 @@ inline constexpr std::array<int, 6> segment_reduce_sizes{32, 96, 100, 128, 256, 
 namespace detail {
 template <class T>
 void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segment_size, reduce_op op,
-                    block_reduce_form form, T* out);
+                    segment_form form, T* out);
 }
 
 // Asynchronous on `stream`; `out` holds ceil(n / segment_size) values. Throws std::invalid_argument for a
-// segment size not in segment_reduce_sizes or null pointers with n > 0.
+// portable form, a segment size not in segment_reduce_sizes or null pointers with n > 0.
 template <class T>
 void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segment_size, reduce_op op,
-                    block_reduce_form form, T* out) {
+                    segment_form form, T* out) {
   static_assert(is_value_type_v<T>, "ksync::cuda::segment_reduce supports int32, int64, float and double");
   detail::segment_reduce(stream, data, n, segment_size, op, form, out);
 }

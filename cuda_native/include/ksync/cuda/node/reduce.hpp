@@ -32,8 +32,16 @@ namespace ksync::cuda::node {
 
 enum class combine_strategy { peer_gather, nccl };
 
-[[nodiscard]] constexpr std::string_view to_string(combine_strategy combine) noexcept {
-  return combine == combine_strategy::peer_gather ? "peer_gather" : "nccl";
+// Both are ksync::cuda's; one file each in cuda_native/src/node/combine/, one table there.
+inline constexpr strategy_row<combine_strategy> combine_strategy_rows[] = {
+    {.id = combine_strategy::peer_gather, .name = "peer_gather", .half = strategy_half::native},
+    {.id = combine_strategy::nccl, .name = "nccl", .half = strategy_half::native},
+};
+static_assert(ksync::detail::rows_follow_the_enum(combine_strategy_rows),
+              "combine_strategy_rows must list the combine_strategy values in order");
+
+constexpr const auto& strategy_rows(combine_strategy /*tag*/) noexcept {
+  return combine_strategy_rows;
 }
 
 // n elements of T cut into one contiguous part per rank of a group (sizes differ by at most one), each part

@@ -7,6 +7,7 @@
 
 #include <ksync/cuda/detail/atomic_combine.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::reduce_strategies {
 
@@ -16,8 +17,7 @@ __global__ void store_identity(T* result) {
   *result = Op::template identity<T>();
 }
 
-struct atomics {
-  static constexpr reduce_strategy id = reduce_strategy::atomics;
+struct atomics : ksync::detail::implements<reduce_strategy::atomics> {
   // The result is combined into with atomics, which host memory over the bus does not take: a blocking
   // call gets it from a device slot.
   static constexpr bool result_is_one_store = false;

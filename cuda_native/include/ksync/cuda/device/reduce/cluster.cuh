@@ -9,6 +9,7 @@
 #include <ksync/cuda/device/cluster.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <cooperative_groups.h>
 
@@ -16,8 +17,7 @@
 
 namespace ksync::cuda::detail::reduce_strategies {
 
-struct cluster {
-  static constexpr reduce_strategy id = reduce_strategy::cluster;
+struct cluster : ksync::detail::implements<reduce_strategy::cluster> {
   // The result is one plain store by one thread: a blocking call can have it written into the host's
   // mailbox directly (detail/mailbox.hpp).
   static constexpr bool result_is_one_store = true;

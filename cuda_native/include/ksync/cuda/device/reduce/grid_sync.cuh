@@ -7,13 +7,13 @@
 
 #include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <cooperative_groups.h>
 
 namespace ksync::cuda::detail::reduce_strategies {
 
-struct grid_sync {
-  static constexpr reduce_strategy id = reduce_strategy::grid_sync;
+struct grid_sync : ksync::detail::implements<reduce_strategy::grid_sync> {
   // The result is one plain store by one thread: a blocking call can have it written into the host's
   // mailbox directly (detail/mailbox.hpp).
   static constexpr bool result_is_one_store = true;

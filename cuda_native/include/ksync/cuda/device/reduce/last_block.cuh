@@ -5,11 +5,11 @@
 #pragma once
 
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::reduce_strategies {
 
-struct last_block {
-  static constexpr reduce_strategy id = reduce_strategy::last_block;
+struct last_block : ksync::detail::implements<reduce_strategy::last_block> {
   // The result is one plain store by one thread: a blocking call can have it written into the host's
   // mailbox directly (detail/mailbox.hpp).
   static constexpr bool result_is_one_store = true;

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// How ksync names its choices of implementation (plain C++, shared by both halves): every enum of
+// strategies or forms (reduce_strategy, transform_strategy, iteration_form, segment_form, implementation in
+// types.hpp; cg_form in cg_types.hpp) has one table of rows, in the enum's order, found by
+// argument-dependent lookup as strategy_rows(id). Everything said of an enumerator — its name, which half
+// implements it, which half's table must list it (ksync/detail/strategy_table.hpp) — is read from its row,
+// by the functions below, written once for every such enum.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace ksync {
+
+// Which half implements a strategy or form: portable (Kokkos code, any backend), native (ksync::cuda's
+// kernels, reachable from ksync:: on Kokkos::Cuda through the bridge), both (each half has its own), or
+// either (not an implementation: each half's own choice, as `automatic` is).
+enum class strategy_half { either, portable, native, both };
+
+template <class Id>
+struct strategy_row {
+  Id id;
+  std::string_view name;
+  strategy_half half;
+};
+
+namespace detail {
+
+template <class Id, std::size_t N>
+constexpr bool rows_follow_the_enum(const strategy_row<Id> (&rows)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (static_cast<std::size_t>(rows[i].id) != i) return false;
+  return true;
+}
+
+template <class Id, std::size_t N>
+constexpr std::array<Id, N> ids_of(const strategy_row<Id> (&rows)[N]) {
+  std::array<Id, N> ids{};
+  for (std::size_t i = 0; i < N; ++i)
+    ids[i] = rows[i].id;
+  return ids;
+}
+
+// The name of `value` in `names`, a table in the enum's order; "unknown" for a value past it. For enums
+// that name things but choose no implementation (reduce_op, issue_order, ...).
+template <class Name, std::size_t N, class Enum>
+constexpr Name name_in(const Name (&names)[N], Enum value) noexcept {
+  const auto index = static_cast<std::size_t>(value);
+  return index < N ? names[index] : Name("unknown");
+}
+
+// The row of `id`, or null for a value past the table (an enumerator without a row, or a cast integer).
+template <class Id, std::size_t N>
+constexpr const strategy_row<Id>* row_of(const strategy_row<Id> (&rows)[N], Id id) {
+  const auto index = static_cast<std::size_t>(id);
+  return index < N ? &rows[index] : nullptr;
+}
+
+// The id named `name`; throws std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
+template <class Id, std::size_t N>
+Id id_named(const strategy_row<Id> (&rows)[N], std::string_view name, const char* where, const char* noun) {
+  std::string known;
+  for (const auto& row : rows) {
+    if (row.name == name) return row.id;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
+  }
+  throw std::invalid_argument(std::string(where) + ": name = \"" + std::string(name) + "\" is not a " + noun + " (" +
+                              known + ")");
+}
+
+}  // namespace detail
+
+// An enum with a table of rows: strategy_rows(Id{}) names it (declared beside the enum).
+template <class Id>
+concept has_strategy_rows = std::is_enum_v<Id> && requires(Id id) { strategy_rows(id); };
+
+// The name of `id` as its row spells it; "unknown" for a value past the rows.
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr std::string_view to_string(Id id) noexcept {
+  const auto* row = detail::row_of(strategy_rows(id), id);
+  return row != nullptr ? row->name : std::string_view("unknown");
+}
+
+// Which half implements `id` (strategy_half::either for a value past the rows).
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr strategy_half half_of(Id id) noexcept {
+  const auto* row = detail::row_of(strategy_rows(id), id);
+  return row != nullptr ? row->half : strategy_half::either;
+}
+
+// Whether `id` runs ksync::cuda's hand-written kernels (as opposed to Kokkos code).
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr bool is_native(Id id) noexcept {
+  return half_of(id) == strategy_half::native;
+}
+
+// Whether `id` names a row (false for an integer cast to the enum past its rows).
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr bool is_known(Id id) noexcept {
+  return detail::row_of(strategy_rows(id), id) != nullptr;
+}
+
+// Which rows a half's table of implementations must list: its own and those both halves implement.
+template <class Id>
+constexpr bool must_implement(const strategy_row<Id>& row, strategy_half half) noexcept {
+  return row.half == half || row.half == strategy_half::both;
+}
+
+}  // namespace ksync

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The native forms of ksync::cuda::segment_reduce, one file each in this folder, and the one table from
+// ksync::segment_form to them (ksync/detail/strategy_table.hpp checks it against segment_form_rows). Adding
+// a form: its enumerator and row in ksync/types.hpp, a file here (a struct deriving from implements<id>, with
+// its shared-memory `storage` and a device-side `reduce`), its row below.
+#pragma once
+
+#include "shuffle.cuh"
+#include "tree.cuh"
+
+namespace ksync::cuda::detail {
+
+using native_segment_forms =
+    ksync::detail::strategy_table<strategy_half::native, segment_forms::tree, segment_forms::shuffle>;
+
+}  // namespace ksync::cuda::detail

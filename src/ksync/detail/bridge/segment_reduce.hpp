@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The bridge of ksync::segment_reduce (forms tree and shuffle) to ksync::cuda::segment_reduce
+// (ksync/cuda/device/segment_reduce.hpp), in the shape of every bridge file (native_bridge.hpp).
+#pragma once
+
+#include <ksync/detail/native_bridge.hpp>
+#if KSYNC_NATIVE_BRIDGE
+#include <ksync/cuda/device/segment_reduce.hpp>
+
+namespace ksync::detail {
+
+// Element types ksync::cuda does not compile meet the generic overload (refused before it is reached).
+template <class DataView, class OutView>
+  requires ksync::cuda::is_value_type_v<typename OutView::value_type>
+void native(operation<"ksync::segment_reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data,
+            const int& segment_size, const reduce_op& op, const segment_form& form, const OutView& out) {
+  ksync::cuda::segment_reduce(exec.cuda_stream(), data.data(), data.extent(0), segment_size, op, form, out.data());
+}
+
+}  // namespace ksync::detail
+#endif
