@@ -54,11 +54,11 @@ constexpr Name name_in(const Name (&names)[N], Enum value) noexcept {
   return index < N ? names[index] : Name("unknown");
 }
 
-// The row of `id`, or null for a value past the table (an enumerator without a row, or a cast integer).
+// Whether `id` has a row (not for an integer cast to the enum past its rows). An index comparison, not a
+// pointer one: it must stay a constant expression under -fsanitize=undefined too.
 template <class Id, std::size_t N>
-constexpr const strategy_row<Id>* row_of(const strategy_row<Id> (&rows)[N], Id id) {
-  const auto index = static_cast<std::size_t>(id);
-  return index < N ? &rows[index] : nullptr;
+constexpr bool in_rows(const strategy_row<Id> (& /*rows*/)[N], Id id) {
+  return static_cast<std::size_t>(id) < N;
 }
 
 // The id named `name`; throws std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
@@ -82,15 +82,15 @@ concept has_strategy_rows = std::is_enum_v<Id> && requires(Id id) { strategy_row
 // The name of `id` as its row spells it; "unknown" for a value past the rows.
 template <has_strategy_rows Id>
 [[nodiscard]] constexpr std::string_view to_string(Id id) noexcept {
-  const auto* row = detail::row_of(strategy_rows(id), id);
-  return row != nullptr ? row->name : std::string_view("unknown");
+  const auto& rows = strategy_rows(id);
+  return detail::in_rows(rows, id) ? rows[static_cast<std::size_t>(id)].name : std::string_view("unknown");
 }
 
 // Which half implements `id` (strategy_half::either for a value past the rows).
 template <has_strategy_rows Id>
 [[nodiscard]] constexpr strategy_half half_of(Id id) noexcept {
-  const auto* row = detail::row_of(strategy_rows(id), id);
-  return row != nullptr ? row->half : strategy_half::either;
+  const auto& rows = strategy_rows(id);
+  return detail::in_rows(rows, id) ? rows[static_cast<std::size_t>(id)].half : strategy_half::either;
 }
 
 // Whether `id` runs ksync::cuda's hand-written kernels (as opposed to Kokkos code).
@@ -102,7 +102,7 @@ template <has_strategy_rows Id>
 // Whether `id` names a row (false for an integer cast to the enum past its rows).
 template <has_strategy_rows Id>
 [[nodiscard]] constexpr bool is_known(Id id) noexcept {
-  return detail::row_of(strategy_rows(id), id) != nullptr;
+  return detail::in_rows(strategy_rows(id), id);
 }
 
 // Which rows a half's table of implementations must list: its own and those both halves implement.
