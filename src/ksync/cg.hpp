@@ -50,6 +50,7 @@ struct poisson_2d {
     using T = std::remove_cvref_t<decltype(v(i))>;
     return poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i));
   }
+  friend constexpr bool operator==(const poisson_2d&, const poisson_2d&) = default;
 };
 
 namespace detail::cg {

@@ -4,6 +4,7 @@
 // host's looks at the state, the batch loop and the result. Each form is one file beside this one.
 #pragma once
 
+#include <ksync/detail/captured_value.hpp>
 #include <ksync/detail/cg/kernels.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/reduce.hpp>
@@ -28,9 +29,11 @@ struct workspace {
   // half): two slots, used in turn.
   Kokkos::View<cg_scalars<T>[2], Kokkos::HostSpace> looks;
   int next_look = 0;
-  // The kokkos_graph form's graph of check_every fused iterations and what it was built with.
+  // The kokkos_graph form's graph of check_every fused iterations and what it was built with: the key's
+  // pointers and options, and the operator its nodes hold by value.
   std::optional<Kokkos::Experimental::Graph<ExecutionSpace>> graph;
   cg_graph_key built;
+  captured_value built_operator;
 
   workspace(const ExecutionSpace& exec, std::int64_t n)
       : r(Kokkos::view_alloc(exec, "ksync::cg::r"), n),

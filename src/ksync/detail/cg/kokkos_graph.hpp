@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::kokkos_graph — check_every fused iterations as the nodes of one Kokkos::Experimental::Graph,
-// built once per workspace, x, options and instance (rebuilt when one changes) and submitted once per
-// batch. The host looks between batches, as the fused form does.
+// built once per workspace, operator, x, options and instance (rebuilt when one changes; the operator is
+// compared as ksync/detail/captured_value.hpp says) and submitted once per batch. The host looks between
+// batches, as the fused form does.
 #pragma once
 
+#include <ksync/detail/captured_value.hpp>
 #include <ksync/detail/cg/context.hpp>
 #include <ksync/detail/cg/fused.hpp>
 #include <ksync/detail/strategy_table.hpp>
@@ -24,8 +26,9 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
                            .max_iterations = run.options.max_iterations,
                            .iterations = run.per_batch(),
                            .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
-    if (w.graph && w.built == key) return;
+    if (w.graph && w.built == key && w.built_operator.holds(run.op)) return;
     w.graph.reset();  // the old graph goes first
+    w.built_operator = {};
     w.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
       Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
       const auto as_node = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {
@@ -42,6 +45,7 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
     }));
     w.graph->instantiate();
     w.built = key;
+    w.built_operator = captured_value::of(run.op);
   }
 
   template <class ExecutionSpace, class T, class Operator>
