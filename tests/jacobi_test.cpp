@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -66,6 +68,72 @@ TEST(Jacobi, RepeatedGraphCallsContinueFromTheLastState) {
   EXPECT_EQ(graph.submit(exec).data(), scratch.data());
   exec.fence();
   EXPECT_EQ(ksync::test::to_host(scratch), ksync::test::jacobi_reference(start, 15));
+}
+
+// The kokkos_graph form keeps the graph of its last (u, scratch, phases, instance): each call below changes
+// one of them after a call that built the graph, and must still give the reference's bits.
+TEST(Jacobi, TheKeptGraphIsRebuiltForEachChangedInput) {
+  using view = Kokkos::View<double*>;
+  const Kokkos::DefaultExecutionSpace exec;
+  const std::int64_t n = 300;
+  const auto start = ksync::test::jacobi_start<double>(n, 5u);
+  const auto other_start = ksync::test::jacobi_start<double>(n, 6u);
+  const auto expect_reference = [&](const view& u, const view& scratch, int phases, const auto& on,
+                                    const std::vector<double>& from) {
+    Kokkos::deep_copy(u, ksync::test::to_device(from));
+    const auto result = ksync::jacobi(on, u, scratch, phases, iteration_form::kokkos_graph);
+    on.fence();
+    EXPECT_EQ(ksync::test::to_host(result), ksync::test::jacobi_reference(from, phases));
+  };
+  const view u("u", n);
+  const view scratch("scratch", n);
+  const view other_u("other_u", n);
+  const view other_scratch("other_scratch", n);
+  {
+    SCOPED_TRACE("other u");
+    expect_reference(u, scratch, 5, exec, start);
+    expect_reference(other_u, scratch, 5, exec, other_start);
+  }
+  {
+    SCOPED_TRACE("other scratch");
+    expect_reference(u, scratch, 5, exec, start);
+    expect_reference(u, other_scratch, 5, exec, other_start);
+  }
+  {
+    SCOPED_TRACE("other phases");
+    expect_reference(u, scratch, 5, exec, start);
+    expect_reference(u, scratch, 8, exec, start);
+  }
+  {
+    SCOPED_TRACE("other size");
+    expect_reference(u, scratch, 5, exec, start);
+    const auto shorter = ksync::test::jacobi_start<double>(n / 2, 7u);
+    expect_reference(view("short_u", n / 2), view("short_scratch", n / 2), 5, exec, shorter);
+  }
+  {
+    SCOPED_TRACE("another instance");
+    expect_reference(u, scratch, 5, exec, start);
+    expect_reference(u, scratch, 5, Kokkos::Experimental::partition_space(exec, 1)[0], other_start);
+  }
+  {
+    SCOPED_TRACE("the same memory with another stride");
+    using strided = Kokkos::View<double*, Kokkos::LayoutStride>;
+    const view wide("wide", 2 * n);
+    const view wide_scratch("wide_scratch", 2 * n);
+    const strided dense(wide.data(), Kokkos::LayoutStride(n, 1));
+    const strided dense_scratch(wide_scratch.data(), Kokkos::LayoutStride(n, 1));
+    const strided every_other(wide.data(), Kokkos::LayoutStride(n, 2));
+    const strided every_other_scratch(wide_scratch.data(), Kokkos::LayoutStride(n, 2));
+    for (const auto& [on_u, on_scratch] :
+         {std::pair{dense, dense_scratch}, std::pair{every_other, every_other_scratch}}) {
+      Kokkos::deep_copy(wide, 0.0);
+      Kokkos::deep_copy(on_u, ksync::test::to_device(start));
+      const auto result = ksync::jacobi(exec, on_u, on_scratch, 5, iteration_form::kokkos_graph);
+      const view contiguous("contiguous", n);  // a strided View cannot travel to the host as it is
+      Kokkos::deep_copy(contiguous, result);
+      EXPECT_EQ(ksync::test::to_host(contiguous), ksync::test::jacobi_reference(start, 5));
+    }
+  }
 }
 
 TEST(Jacobi, BadArgumentsThrowNamingThem) {

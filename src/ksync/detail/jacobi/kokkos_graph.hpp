@@ -8,7 +8,6 @@
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,14 +20,15 @@ class jacobi_graph;  // ksync/jacobi.hpp, which includes this file before defini
 namespace detail {
 
 // Submits the kokkos_graph form's graph for the last (Views, phases, instance) used in this process,
-// building it first when these differ: building a graph costs far more than submitting it. One guarded slot per
+// building it first when these differ: building a graph costs far more than submitting it. The Views are
+// compared as Kokkos compares Views (data pointer, span, extents: a strided View over the same memory is
+// another View), and the slot holds them, so no address is reused while it does. One guarded slot per
 // (ExecutionSpace, View) type, emptied when Kokkos finalizes (its Views must not outlive Kokkos).
 template <class ExecutionSpace, class View>
 View submit_cached_jacobi_graph(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
   struct entry {
-    const void* u;
-    const void* scratch;
-    std::size_t n;
+    View u;
+    View scratch;
     int phases;
     std::uint32_t instance;
     jacobi_graph<ExecutionSpace, View> graph;
@@ -45,11 +45,10 @@ View submit_cached_jacobi_graph(const ExecutionSpace& exec, const View& u, const
   (void)hook_pushed;
   const std::lock_guard<std::mutex> lock(guard);
   const auto instance = static_cast<std::uint32_t>(exec.impl_instance_id());
-  if (!slot || slot->u != u.data() || slot->scratch != scratch.data() || slot->n != u.extent(0) ||
-      slot->phases != phases || slot->instance != instance) {
+  if (!slot || !(slot->u == u) || !(slot->scratch == scratch) || slot->phases != phases || slot->instance != instance) {
     slot.reset();  // the old graph and its Views go first
-    slot = std::make_unique<entry>(entry{u.data(), scratch.data(), u.extent(0), phases, instance,
-                                         jacobi_graph<ExecutionSpace, View>(exec, u, scratch, phases)});
+    slot = std::make_unique<entry>(
+        entry{u, scratch, phases, instance, jacobi_graph<ExecutionSpace, View>(exec, u, scratch, phases)});
   }
   return slot->graph.submit(exec);
 }
