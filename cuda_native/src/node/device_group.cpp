@@ -29,9 +29,6 @@ struct device_group::staging_area {
 };
 
 namespace {
-void free_device_memory(void* data) {
-  (void)cudaFree(data);
-}
 constexpr std::size_t scratch_slot_bytes = 8;  // one value of the widest supported type
 }  // namespace
 
@@ -51,9 +48,7 @@ device_group::device_group(std::vector<int> devices, peer_policy policy) : devic
     const detail::device_guard on(devices_[from]);
     streams_.emplace_back();
     tails_.emplace_back(cudaEventDisableTiming);
-    void* slots = nullptr;
-    KSYNC_CUDA_CHECK(cudaMalloc(&slots, scratch_slot_bytes * static_cast<std::size_t>(count + 1)));
-    scratch_.emplace_back(slots, free_device_memory);
+    scratch_.emplace_back(scratch_slot_bytes * static_cast<std::size_t>(count + 1), where);
     for (int to = 0; to < count; ++to) {
       int can_access = 0;
       if (from != to && policy == peer_policy::automatic)
@@ -113,7 +108,7 @@ copy_path device_group::path(int from_rank, int to_rank) const {
 
 void* device_group::scratch(int rank) const {
   check_rank("ksync::cuda::node::device_group::scratch", "rank", rank);
-  return scratch_[static_cast<std::size_t>(rank)].get();
+  return scratch_[static_cast<std::size_t>(rank)].data();
 }
 
 void device_group::fork_from(int from_rank) {
@@ -192,24 +187,26 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
   if (!staging_) staging_ = std::make_unique<staging_area>();
   std::vector<staging_area::link*> links;
   for (const auto& c : copies) {
-    auto [found, added] = staging_->links.try_emplace({c.from_rank, c.to_rank});
-    auto& link = found->second;
     const auto from = static_cast<std::size_t>(c.from_rank);
     const auto to = static_cast<std::size_t>(c.to_rank);
-    if (added) {
+    auto found = staging_->links.find({c.from_rank, c.to_rank});
+    if (found == staging_->links.end()) {  // built whole before it joins the map: a failure adds no half link
+      staging_area::link made;
       {
         const detail::device_guard on(devices_[from]);
-        link.downloads = std::make_unique<ksync::cuda::stream>();
-        for (auto& full : link.full)
+        made.downloads = std::make_unique<ksync::cuda::stream>();
+        for (auto& full : made.full)
           full = std::make_unique<event>(cudaEventDisableTiming);
       }
       const detail::device_guard on(devices_[to]);
-      link.uploads = std::make_unique<ksync::cuda::stream>();
-      for (auto& drained : link.drained) {
+      made.uploads = std::make_unique<ksync::cuda::stream>();
+      for (auto& drained : made.drained) {
         drained = std::make_unique<event>(cudaEventDisableTiming);
-        drained->record(link.uploads->get());  // both buffers start free
+        drained->record(made.uploads->get());  // both buffers start free
       }
+      found = staging_->links.emplace(std::pair{c.from_rank, c.to_rank}, std::move(made)).first;
     }
+    auto& link = found->second;
     // The download reads src after the source's earlier work, the upload writes dst after the
     // destination's (copy() recorded both tails just before).
     tails_[from].make_wait(link.downloads->get());

@@ -14,32 +14,17 @@ namespace ksync::cuda::node {
 template <class T>
 distributed_buffer<T>::distributed_buffer(const device_group& group, std::size_t n)
     : offsets_(detail::balanced_offsets(n, static_cast<std::size_t>(group.size()))) {
-  try {
-    for (int r = 0; r < group.size(); ++r) {
-      const detail::device_guard on(group.device(r));
-      devices_.push_back(group.device(r));
-      T* allocated = nullptr;
-      const std::size_t elements = part_size(r);
-      if (elements > 0) KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&allocated), elements * sizeof(T)));
-      parts_.push_back(allocated);
-    }
-  } catch (...) {
-    for (T* allocated : parts_)
-      (void)cudaFree(allocated);
-    throw;
+  for (int r = 0; r < group.size(); ++r) {  // device_buffer frees what was taken when a later part fails
+    const detail::device_guard on(group.device(r));
+    devices_.push_back(group.device(r));
+    parts_.emplace_back(part_size(r), "ksync::cuda::node::distributed_buffer");
   }
-}
-
-template <class T>
-distributed_buffer<T>::~distributed_buffer() {
-  for (T* allocated : parts_)
-    (void)cudaFree(allocated);  // cudaFree needs no particular current device
 }
 
 template <class T>
 T* distributed_buffer<T>::part(int rank) const {
   (void)part_size(rank);  // checks the rank
-  return parts_[static_cast<std::size_t>(rank)];
+  return parts_[static_cast<std::size_t>(rank)].data();
 }
 
 template <class T>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// device_buffer<T>: n elements of device memory owned by one object (cudaMalloc / cudaFree). Moves, never
+// device_buffer<T>: n elements of device memory owned by one object (ksync/cuda/allocation.hpp). Moves, never
 // copies. Used by ksync's tests and benchmarks, and by code that wants device memory without Kokkos.
 #pragma once
 
+#include <ksync/cuda/allocation.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>  // copy_to_device_and_wait
 
@@ -19,9 +20,10 @@ template <class T>
 class device_buffer {
  public:
   device_buffer() = default;
-  explicit device_buffer(std::size_t count) : count_(count) {
-    if (count_ > 0) KSYNC_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
-  }
+  // Throws allocation_error (ksync/cuda/allocation.hpp) naming `who` and the bytes when the device has no room.
+  explicit device_buffer(std::size_t count, const char* who = "ksync::cuda::device_buffer")
+      : data_(static_cast<T*>(detail::allocate(memory_kind::device, detail::bytes_of(count, sizeof(T), who), who))),
+        count_(count) {}
   explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { copy_from(host); }
   device_buffer(const device_buffer&) = delete;
   device_buffer& operator=(const device_buffer&) = delete;
@@ -55,7 +57,7 @@ class device_buffer {
 
  private:
   void release() noexcept {
-    if (data_ != nullptr) (void)cudaFree(data_);
+    detail::release(memory_kind::device, data_, count_ * sizeof(T));
     data_ = nullptr;
     count_ = 0;
   }

@@ -13,6 +13,7 @@
 // allocations with explicit copies are faster (bench/cuda_native/concurrency_bench.cu measures both).
 #pragma once
 
+#include <ksync/cuda/allocation.hpp>
 #include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -20,53 +21,56 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace ksync::cuda {
 
 namespace detail {
-struct pinned_deleter {
-  void operator()(void* data) const noexcept { (void)cudaFreeHost(data); }
-};
-struct managed_deleter {
-  void operator()(void* data) const noexcept { (void)cudaFree(data); }
-};
 struct registration_deleter {
   void operator()(void* data) const noexcept { (void)cudaHostUnregister(data); }
 };
 
-// n elements of T that `Deleter` frees: what pinned_buffer and managed_buffer share. Moves, never copies.
-template <class T, class Deleter>
+// count elements of memory of `Kind`, owned: moves, never copies; freed through ksync/cuda/allocation.hpp.
+template <class T, memory_kind Kind>
 class owned_elements {
  public:
-  [[nodiscard]] T* data() const noexcept { return static_cast<T*>(data_.get()); }
+  owned_elements(const owned_elements&) = delete;
+  owned_elements& operator=(const owned_elements&) = delete;
+  owned_elements(owned_elements&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  owned_elements& operator=(owned_elements&& other) noexcept {
+    if (this != &other) {
+      release(Kind, data_, count_ * sizeof(T));
+      data_ = std::exchange(other.data_, nullptr);
+      count_ = std::exchange(other.count_, 0);
+    }
+    return *this;
+  }
+  ~owned_elements() { release(Kind, data_, count_ * sizeof(T)); }
+
+  [[nodiscard]] T* data() const noexcept { return data_; }
   // 0 once moved from: the count belongs to the memory.
-  [[nodiscard]] std::size_t size() const noexcept { return data_ ? count_ : 0; }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
   [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
 
  protected:
   owned_elements() = default;
-  // Takes `allocate(&pointer, bytes)` (a CUDA allocator, checked) for count elements; none for count 0.
-  template <class Allocate>
-  owned_elements(std::size_t count, Allocate&& allocate) : count_(count) {
-    void* allocated = nullptr;
-    if (count_ > 0) allocate(&allocated, count_ * sizeof(T));
-    data_.reset(allocated);
-  }
+  owned_elements(std::size_t count, const char* who, unsigned int flags)
+      : data_(static_cast<T*>(allocate(Kind, bytes_of(count, sizeof(T), who), who, flags))), count_(count) {}
 
  private:
-  std::unique_ptr<void, Deleter> data_;
+  T* data_ = nullptr;
   std::size_t count_ = 0;
 };
 }  // namespace detail
 
 template <class T>
-class pinned_buffer : public detail::owned_elements<T, detail::pinned_deleter> {
+class pinned_buffer : public detail::owned_elements<T, memory_kind::pinned> {
  public:
   pinned_buffer() = default;
-  explicit pinned_buffer(std::size_t count, unsigned int flags = cudaHostAllocDefault)
-      : detail::owned_elements<T, detail::pinned_deleter>(count, [flags](void** memory, std::size_t bytes) {
-          KSYNC_CUDA_CHECK(cudaHostAlloc(memory, bytes, flags));
-        }) {}
+  explicit pinned_buffer(std::size_t count, unsigned int flags = cudaHostAllocDefault,
+                         const char* who = "ksync::cuda::pinned_buffer")
+      : detail::owned_elements<T, memory_kind::pinned>(count, who, flags) {}
 };
 
 class host_registration {
@@ -83,16 +87,14 @@ class host_registration {
 };
 
 template <class T>
-class managed_buffer : public detail::owned_elements<T, detail::managed_deleter> {
+class managed_buffer : public detail::owned_elements<T, memory_kind::managed> {
  public:
-  using detail::owned_elements<T, detail::managed_deleter>::data;
-  using detail::owned_elements<T, detail::managed_deleter>::size;
+  using detail::owned_elements<T, memory_kind::managed>::data;
+  using detail::owned_elements<T, memory_kind::managed>::size;
 
   managed_buffer() = default;
-  explicit managed_buffer(std::size_t count)
-      : detail::owned_elements<T, detail::managed_deleter>(count, [](void** memory, std::size_t bytes) {
-          KSYNC_CUDA_CHECK(cudaMallocManaged(memory, bytes, cudaMemAttachGlobal));
-        }) {}
+  explicit managed_buffer(std::size_t count, const char* who = "ksync::cuda::managed_buffer")
+      : detail::owned_elements<T, memory_kind::managed>(count, who, 0) {}
   // Enqueue the migration of every page on `stream`: to `device`'s memory, or back to the host's.
   void prefetch_to_device(cudaStream_t stream, int device) const {
     prefetch(stream, {cudaMemLocationTypeDevice, device});

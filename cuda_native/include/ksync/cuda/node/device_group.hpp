@@ -12,6 +12,7 @@
 // thread enqueues on it at a time.
 #pragma once
 
+#include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/runtime.hpp>  // device_guard
@@ -114,7 +115,7 @@ class device_group {
   std::vector<copy_path> paths_;  // size() x size(), row = from
   std::vector<ksync::cuda::stream> streams_;
   std::vector<event> tails_;  // one per rank, re-recorded for every fork, join and copy
-  std::vector<std::unique_ptr<void, void (*)(void*)>> scratch_;
+  std::vector<device_buffer<std::byte>> scratch_;
   std::unique_ptr<staging_area> staging_;  // made on the first staged copy
   mutable std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> nccl_;
 };

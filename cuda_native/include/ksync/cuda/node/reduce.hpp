@@ -16,6 +16,7 @@
 //                                               the group is idle.
 #pragma once
 
+#include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/node/device_group.hpp>
 #include <ksync/cuda/value_types.hpp>
@@ -56,7 +57,7 @@ class distributed_buffer {
   distributed_buffer& operator=(distributed_buffer&&) noexcept = default;
   distributed_buffer(const distributed_buffer&) = delete;
   distributed_buffer& operator=(const distributed_buffer&) = delete;
-  ~distributed_buffer();
+  ~distributed_buffer() = default;
 
   [[nodiscard]] std::size_t size() const noexcept { return offsets_.back(); }
   [[nodiscard]] int parts() const noexcept { return static_cast<int>(parts_.size()); }
@@ -76,8 +77,8 @@ class distributed_buffer {
   void exchange_with_host(const char* where, std::span<Host> host) const;
 
   std::vector<int> devices_;
-  std::vector<T*> parts_;
-  std::vector<std::size_t> offsets_;  // parts() + 1 entries
+  std::vector<device_buffer<T>> parts_;  // one per rank, on its device
+  std::vector<std::size_t> offsets_;     // parts() + 1 entries
 };
 
 template <class T>
