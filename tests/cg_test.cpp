@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -230,6 +231,54 @@ TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {
   // Nothing ran: x still holds the guess.
   exec.fence();
   EXPECT_EQ(ksync::test::to_host(x), guess);
+}
+
+// NaN or Inf in b or in the initial guess: refused at the start of every form, x left as it was (the native
+// forms, reached through the bridge, name ksync::cuda::cg).
+TEST(CgArguments, NotFiniteInputIsRefusedAndXIsLeftAsItWas) {
+  const exec_space exec;
+  const int m = 8;
+  const auto b_host = ksync::test::cg_right_hand_side<double>(m, 30u);
+  const auto guess = ksync::test::cg_right_hand_side<double>(m, 31u);
+  for_each_reachable_form([&](cg_form form) {
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+      auto bad_b = b_host;
+      bad_b[5] = bad;
+      const auto x = ksync::test::to_device(guess);
+      EXPECT_TRUE(ksync::test::refuses(
+          [&] { (void)ksync::cg(exec, ksync::poisson_2d{m}, ksync::test::to_device(bad_b), x, form); },
+          "b holds NaN or Inf, or entries whose squares overflow"));
+      exec.fence();
+      EXPECT_EQ(ksync::test::to_host(x), guess);
+      auto bad_guess = guess;
+      bad_guess[17] = -bad;
+      const auto bad_x = ksync::test::to_device(bad_guess);
+      EXPECT_TRUE(ksync::test::refuses(
+          [&] { (void)ksync::cg(exec, ksync::poisson_2d{m}, ksync::test::to_device(b_host), bad_x, form); },
+          "the initial x holds NaN or Inf, or A x overflows"));
+      exec.fence();
+      auto kept = ksync::test::to_host(bad_x);
+      EXPECT_FALSE(std::isfinite(kept[17]));
+      kept[17] = guess[17];
+      EXPECT_EQ(kept, guess);
+    }
+  });
+}
+
+TEST(CgArguments, OverlappingBAndXAndAnEmptyOperatorAreRefused) {
+  const exec_space exec;
+  const int m = 4;
+  const Kokkos::View<double*> both("both", 24);
+  Kokkos::deep_copy(both, 1.0);
+  const auto b = Kokkos::subview(both, std::pair{0, 16});
+  const auto x = Kokkos::subview(both, std::pair{8, 24});
+  EXPECT_TRUE(
+      ksync::test::refuses([&] { (void)ksync::cg(exec, ksync::poisson_2d{m}, b, x); }, "ksync::cg: b and x overlap"));
+  EXPECT_TRUE(
+      ksync::test::refuses([&] { (void)ksync::cg(exec, ksync::poisson_2d{m}, b, b); }, "ksync::cg: b and x overlap"));
+  const Kokkos::View<double*> empty("empty", 0);
+  EXPECT_TRUE(ksync::test::refuses([&] { (void)ksync::cg(exec, ksync::poisson_2d{0}, empty, empty); },
+                                   "ksync::cg: op.extent() = 0: the operator has no unknowns"));
 }
 
 TEST(CgForms, NamesRoundTripAndTheTableCoversEveryForm) {

@@ -9,10 +9,15 @@ if(no_gpu)
 endif()
 # The tools slow kernels by orders of magnitude: the tests leave out sizes above this (support/reference.hpp).
 set(ENV{KSYNC_TEST_MAX_SIZE} 70000)
+set(leak_check "")
+if(LEAK_CHECK)  # memcheck only: report device memory still allocated when the program ends
+  set(leak_check --leak-check ${LEAK_CHECK})
+endif()
 set(ENV{GTEST_TOTAL_SHARDS} ${SHARDS})
 set(ENV{GTEST_SHARD_INDEX} ${SHARD})
 execute_process(
-  COMMAND "${SANITIZER}" --tool ${TOOL} --error-exitcode 1 --print-limit 20 "${EXECUTABLE}" --gtest_filter=${FILTER}
+  COMMAND "${SANITIZER}" --tool ${TOOL} ${leak_check} --error-exitcode 1 --print-limit 20 "${EXECUTABLE}"
+          --gtest_filter=${FILTER}
   RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "compute-sanitizer --tool ${TOOL} reported findings (exit ${status}; shard ${SHARD} of ${SHARDS})")

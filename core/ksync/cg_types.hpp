@@ -108,13 +108,34 @@ struct cg_scalars {
   int iteration = 0;  // iterations completed
   int done = 0;       // 1 once converged or out of iterations: later steps leave every vector alone
   int converged = 0;
+  int refused = 0;  // a cg_refusal: the start found b or x unusable (done is then set, x left as it was)
 };
+
+// Why the start refused a problem: the two sums it computes anyway (b.b and r.r for r = b - A x) are not
+// finite. NaN or Inf in b (or entries whose squares overflow T) make b.b so; NaN or Inf in the initial x,
+// or an A x that overflows, make r.r so. Nothing else is read, so the check costs no pass of its own.
+enum cg_refusal : int { cg_accepted = 0, cg_b_not_finite = 1, cg_x_not_finite = 2 };
+
+// Finite without <cmath>'s classification, the same in host and device code: x - x is 0 for every finite
+// x and NaN for NaN and both infinities.
+template <class T>
+KSYNC_HOST_DEVICE constexpr bool cg_finite(T value) {
+  return value - value == T(0);
+}
 
 // The scalar steps of CG, written once for both halves' kernels (and the host, for host_scalars).
 
 // After rho = r.r and rho_next = b.b of the start: the residual's scale and the first test.
 template <class T>
 KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history) {
+  s.refused = !cg_finite(s.rho_next) ? cg_b_not_finite : !cg_finite(s.rho) ? cg_x_not_finite : cg_accepted;
+  if (s.refused != cg_accepted) {  // nothing runs: every later step sees done
+    s.iteration = 0;
+    s.done = 1;
+    s.converged = 0;
+    if (history != nullptr) history[0] = 0.0;
+    return;
+  }
   s.b_norm = std::sqrt(s.rho_next);
   const double relative = s.b_norm > 0 ? std::sqrt(static_cast<double>(s.rho)) / static_cast<double>(s.b_norm) : 0.0;
   if (history != nullptr) history[0] = relative;
@@ -184,6 +205,17 @@ struct cg_graph_key {
   std::uint32_t shape = 0;
   friend bool operator==(const cg_graph_key&, const cg_graph_key&) = default;
 };
+
+// Throws std::invalid_argument, naming `where` and the argument, when the start refused the problem.
+template <class T>
+void check_cg_refusal(const char* where, const cg_scalars<T>& s) {
+  check_argument(s.refused != cg_b_not_finite, where,
+                 "b holds NaN or Inf, or entries whose squares overflow (b.b = ", static_cast<double>(s.rho_next),
+                 "); x was left as it was");
+  check_argument(s.refused != cg_x_not_finite, where,
+                 "the initial x holds NaN or Inf, or A x overflows (r.r = ", static_cast<double>(s.rho),
+                 " for r = b - A x); x was left as it was");
+}
 
 // The result a final state reports (the history is each half's to add).
 template <class T>

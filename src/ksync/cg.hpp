@@ -66,12 +66,20 @@ void check_solve(std::int64_t n, const Operator& op,
                 "ksync::cg: the operator must give its rows (op.extent() and op(v, i)) or apply itself "
                 "(op.extent() and op.apply(exec, x, y)); see ksync/cg.hpp");
   check_cg_options(where, options);
+  check_argument(static_cast<std::int64_t>(op.extent()) >= 1, where, "op.extent() = ", op.extent(),
+                 ": the operator has no unknowns");
   check_argument(static_cast<std::int64_t>(op.extent()) == n, where, "op.extent() = ", op.extent(), " but there are ",
                  n, " unknowns");
   check_argument(static_cast<std::int64_t>(b.extent(0)) == n, where, "b.extent(0) = ", b.extent(0), " but there are ",
                  n, " unknowns");
   check_argument(static_cast<std::int64_t>(x.extent(0)) == n, where, "x.extent(0) = ", x.extent(0), " but there are ",
                  n, " unknowns");
+  // x is written while b is still read (the start reads b; host_scalars and the graphs keep no copy).
+  const T* const b_end = b.data() + b.span();
+  const T* const x_end = x.data() + x.span();
+  check_argument(b_end <= x.data() || x_end <= b.data(), where,
+                 "b and x overlap (b.data() = ", static_cast<const void*>(b.data()),
+                 ", x.data() = ", static_cast<const void*>(x.data()), "): x is written while b is read");
 }
 
 // The native forms: ksync::cuda::cg through the bridge, for the built-in operator on Kokkos::Cuda.
@@ -117,9 +125,12 @@ class cg_solver {
   [[nodiscard]] std::int64_t extent() const noexcept { return n_; }
 
   // Solves A x = b on exec. Throws std::invalid_argument before any work for extents that differ from the
-  // solver's (op.extent(), b, x), bad options (tolerance <= 0 or not finite, max_iterations < 1,
-  // check_every < 1), a native form where the bridge cannot take it, or fused / kokkos_graph with an apply
-  // operator.
+  // solver's (op.extent(), b, x) or an operator without unknowns, b and x that overlap, bad options
+  // (tolerance <= 0 or not finite, max_iterations < 1, check_every < 1), a native form where the bridge
+  // cannot take it, or fused / kokkos_graph with an apply operator; and at the start, x left as it was, for
+  // NaN or Inf in b or in the initial x (ksync/cg_types.hpp, cg_refusal: read from the sums the start
+  // computes anyway). A solve on another instance than the last one's first fences that instance, where
+  // the last solve's surplus batches may still be queued.
   template <class Operator>
   cg_result solve(const ExecutionSpace& exec, const Operator& op, const const_vector& b, const vector& x,
                   cg_form form = cg_form::fused, const cg_options& options = {}) {
@@ -131,6 +142,7 @@ class cg_solver {
                            "form = ", to_string(form),
                            " forms the direction where the operator reads it and needs an operator given by its rows; "
                            "an apply operator runs host_scalars and device_scalars");
+    detail::cg::order_behind_last_solve(*work_, exec);  // before anything it holds is replaced or reset
     if (options.record_history && work_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
       work_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
                                                            static_cast<std::size_t>(options.max_iterations) + 1);
@@ -174,8 +186,8 @@ cg_result cg(const ExecutionSpace& exec, const Operator& op, const BView& b, con
   const typename solver::const_vector b_all = b;
   const typename solver::vector x_all = x;
   const auto n = static_cast<std::int64_t>(x.extent(0));
-  if (half_of(form) == strategy_half::native) {  // no work Views: ksync::cuda keeps its own
-    detail::cg::check_solve<ExecutionSpace, T>(n, op, b_all, x_all, options);
+  detail::cg::check_solve<ExecutionSpace, T>(n, op, b_all, x_all, options);  // before any allocation
+  if (half_of(form) == strategy_half::native) {                              // no work Views: ksync::cuda keeps its own
     return detail::cg::solve_native(exec, op, b_all, x_all, form, options);
   }
   solver s(exec, n);

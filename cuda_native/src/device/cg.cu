@@ -33,19 +33,54 @@ std::unique_ptr<cg_buffers<T>> make_buffers(std::int64_t m) {
   int per_multiprocessor = 0;
   KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, buffers->device));
   buffers->partial_slots = 2 * static_cast<unsigned int>(per_multiprocessor * multiprocessor_count(buffers->device));
-  buffers->r = device_buffer<T>(n);
-  buffers->p0 = device_buffer<T>(n);
-  buffers->p1 = device_buffer<T>(n);
-  buffers->ap = device_buffer<T>(n);
-  buffers->partials = device_buffer<T>(buffers->partial_slots);
-  buffers->state = device_buffer<cg_scalars<T>>(1);
-  buffers->ticket = device_buffer<unsigned int>(1);
-  buffers->barrier = device_buffer<spin_barrier_state>(1);
+  buffers->r = device_buffer<T>(n, where);
+  buffers->p0 = device_buffer<T>(n, where);
+  buffers->p1 = device_buffer<T>(n, where);
+  buffers->ap = device_buffer<T>(n, where);
+  buffers->partials = device_buffer<T>(buffers->partial_slots, where);
+  buffers->state = device_buffer<cg_scalars<T>>(1, where);
+  buffers->ticket = device_buffer<unsigned int>(1, where);
+  buffers->barrier = device_buffer<spin_barrier_state>(1, where);
   // The ticket starts at 0 and every sum leaves it there. cudaMemset runs on the legacy stream: wait for it
   // here, once, so that no solve on any stream can overtake it.
   KSYNC_CUDA_CHECK(cudaMemset(buffers->ticket.data(), 0, sizeof(unsigned int)));
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  buffers->previous_solve_done.emplace(cudaEventDisableTiming);
   return buffers;
+}
+
+// Records cg_buffers::previous_solve_done behind everything a solve enqueued, when it returns or throws.
+struct record_when_leaving {
+  record_when_leaving(const event& done_event, cudaStream_t on) : done(done_event), stream(on) {}
+  const event& done;
+  cudaStream_t stream;
+  record_when_leaving(const record_when_leaving&) = delete;
+  record_when_leaving& operator=(const record_when_leaving&) = delete;
+  ~record_when_leaving() { (void)cudaEventRecord(done.get(), stream); }
+};
+
+const char* memory_type_name(cudaMemoryType type) {
+  switch (type) {
+    case cudaMemoryTypeUnregistered:
+      return "host memory unknown to CUDA";
+    case cudaMemoryTypeHost:
+      return "pinned host memory";
+    case cudaMemoryTypeDevice:
+      return "device memory";
+    case cudaMemoryTypeManaged:
+      return "managed memory";
+  }
+  return "memory of an unknown kind";
+}
+
+// The solver's kernels read b and write x as device memory of the solver's device (managed memory too).
+void check_device_memory(const char* name, const void* pointer, int device) {
+  cudaPointerAttributes attributes{};
+  KSYNC_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
+  const bool usable = attributes.type == cudaMemoryTypeManaged ||
+                      (attributes.type == cudaMemoryTypeDevice && attributes.device == device);
+  check_argument(usable, where, name, " = ", pointer, " is ", memory_type_name(attributes.type), " (device ",
+                 attributes.device, "); the solver reads b and writes x in device memory of device ", device);
 }
 
 }  // namespace
@@ -72,6 +107,11 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
   check_argument(buffers_ != nullptr, where, "the solver was moved from");
   check_argument(b != nullptr, where, "b is null");
   check_argument(x != nullptr, where, "x is null");
+  const std::int64_t unknowns = m_ * m_;
+  check_argument(b + unknowns <= x || x + unknowns <= b, where, "b = ", static_cast<const void*>(b),
+                 " and x = ", static_cast<const void*>(x), " overlap: x is written while b is read");
+  detail::check_device_memory("b", b, buffers_->device);
+  detail::check_device_memory("x", x, buffers_->device);
   ksync::detail::check_cg_options(where, options);
   check_argument(half_of(form) != strategy_half::portable, where, "form = ", to_string(form),
                  " is portable (Kokkos); ksync::cuda runs host_scalars, device_scalars, fused, cuda_graph, "
@@ -88,7 +128,7 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
   const auto blocks = static_cast<unsigned int>(
       std::clamp<std::int64_t>((n + per_block - 1) / per_block, 1, buffers_->partial_slots / 2));
   if (options.record_history && buffers_->history.size() < static_cast<std::size_t>(options.max_iterations) + 1)
-    buffers_->history = device_buffer<double>(static_cast<std::size_t>(options.max_iterations) + 1);
+    buffers_->history = device_buffer<double>(static_cast<std::size_t>(options.max_iterations) + 1, where);
   std::vector<double> host_history;
   const detail::cg_run<T> run{.stream = stream,
                               .b = b,
@@ -99,6 +139,11 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
                               .blocks = blocks,
                               .history = options.record_history ? buffers_->history.data() : nullptr,
                               .host_history = &host_history};
+  // This stream waits for the batches the previous solve left queued, on whatever stream it ran (a no-op
+  // before the first solve): they must see that solve's state, not this one's.
+  const event& previous = *buffers_->previous_solve_done;
+  previous.make_wait(stream);
+  const detail::record_when_leaving mark{previous, stream};
   detail::cg_scalars<T> state;
   detail::native_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::template run<T>(run); });
   return detail::finish(run, state);

@@ -12,9 +12,11 @@
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,10 @@ struct cg_buffers {
   // The cuda_graph form's graph of check_every fused iterations, and what its kernels were captured with.
   cudaGraphExec_t graph = nullptr;
   ksync::detail::cg_graph_key captured;
+  // Recorded on the stream behind the last work a solve enqueued (a solve returns while batches past the
+  // converged one are still queued). The next solve's stream waits for it before it touches these buffers:
+  // a solve on another stream would otherwise reset the state under those batches, which then iterate.
+  std::optional<event> previous_solve_done;
 
   cg_buffers() = default;
   cg_buffers(const cg_buffers&) = delete;
@@ -106,6 +112,7 @@ cg_scalars<T> run_batches(const cg_run<T>& run, EnqueueBatch&& enqueue_batch) {
 // The result from the final state; x = 0 when b = 0 (the exact solution, whatever the guess was).
 template <class T>
 cg_result finish(const cg_run<T>& run, const cg_scalars<T>& s) {
+  ksync::detail::check_cg_refusal("ksync::cuda::cg", s);  // NaN or Inf in b or x: x left as it was
   cg_result result = ksync::detail::cg_result_of(s);
   if (s.b_norm == 0)
     KSYNC_CUDA_CHECK(cudaMemsetAsync(run.x, 0, static_cast<std::size_t>(run.n()) * sizeof(T), run.stream));

@@ -34,6 +34,9 @@ struct workspace {
   std::optional<Kokkos::Experimental::Graph<ExecutionSpace>> graph;
   cg_graph_key built;
   captured_value built_operator;
+  // The instance of the last solve: a solve returns while batches past the converged one are still queued
+  // there, and they read the state the next solve resets.
+  std::optional<ExecutionSpace> last_instance;
 
   workspace(const ExecutionSpace& exec, std::int64_t n)
       : r(Kokkos::view_alloc(exec, "ksync::cg::r"), n),
@@ -43,6 +46,14 @@ struct workspace {
         state(Kokkos::view_alloc(exec, "ksync::cg::state")),
         looks("ksync::cg::looks") {}
 };
+
+// Before a solve on `exec`: the batches the last solve left queued on another instance run first.
+template <class ExecutionSpace, class T>
+void order_behind_last_solve(workspace<ExecutionSpace, T>& w, const ExecutionSpace& exec) {
+  if (w.last_instance && w.last_instance->impl_instance_id() != exec.impl_instance_id())
+    w.last_instance->fence("ksync::cg::previous_solve");
+  w.last_instance = exec;
+}
 
 // One solve.
 template <class ExecutionSpace, class T, class Operator>
@@ -128,9 +139,11 @@ cg_scalars<T> run_batches(const run_of<ExecutionSpace, T, Operator>& run, Enqueu
       [&](look posted) { return wait_look(run, posted); });
 }
 
-// The result; x = 0 when b = 0 (the exact solution, whatever the guess was).
+// The result; x = 0 when b = 0 (the exact solution, whatever the guess was). Throws std::invalid_argument
+// when the start refused b or x (cg_refusal), x left as it was.
 template <class ExecutionSpace, class T, class Operator>
 cg_result finish(const run_of<ExecutionSpace, T, Operator>& run, const cg_scalars<T>& s) {
+  check_cg_refusal("ksync::cg", s);
   cg_result result = cg_result_of(s);
   if (s.b_norm == 0) Kokkos::deep_copy(run.exec, run.x, T(0));
   if (run.history != nullptr && !run.host_history->empty()) {

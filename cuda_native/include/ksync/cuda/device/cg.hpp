@@ -44,7 +44,8 @@ class cg_solver {
 
  public:
   // Allocates the work vectors of an m x m problem on the current device. Throws std::invalid_argument for
-  // m < 1 or m * m >= 2^31.
+  // m < 1 or m * m >= 2^31, allocation_error (ksync/cuda/allocation.hpp) naming the bytes when the device
+  // has no room, with nothing kept.
   explicit cg_solver(std::int64_t m);
   cg_solver(cg_solver&&) noexcept;
   cg_solver& operator=(cg_solver&&) noexcept;
@@ -54,10 +55,14 @@ class cg_solver {
 
   [[nodiscard]] std::int64_t m() const noexcept { return m_; }
 
-  // Solves A x = b on `stream`. Throws std::invalid_argument before any work for null b or x, bad options
+  // Solves A x = b on `stream`. Throws std::invalid_argument before any work for null b or x, b and x that
+  // overlap or are not device memory of the solver's device (managed memory is taken), bad options
   // (tolerance <= 0 or not finite, max_iterations < 1, check_every < 1), a form this half does not run
-  // (kokkos_graph), tuning out of range, or a persistent grid that cannot be co-resident; cuda_error when a
-  // CUDA call fails or a spin barrier times out.
+  // (kokkos_graph), tuning out of range, or a persistent grid that cannot be co-resident; and at the start,
+  // x left as it was, for NaN or Inf in b or in the initial x (cg_refusal, ksync/cg_types.hpp). cuda_error
+  // when a CUDA call fails or a spin barrier times out; allocation_error when a history buffer cannot be
+  // had. A solve returns while batches past the converged one may still be queued on its stream: the next
+  // solve, on any stream, is ordered behind them (an event), so one solver may serve several streams.
   cg_result solve(cudaStream_t stream, const T* b, T* x, cg_form form, const cg_options& options = {},
                   const cg_tuning& tuning = {});
 

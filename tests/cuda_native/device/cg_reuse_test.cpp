@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::cg used again: one solver (or the per-thread one behind ksync::cuda::cg) solving with one input
+// changed must give what a fresh solver gives; solves on two streams in turn must not disturb each other;
+// bad b and x are refused with x left as it was; and a failed allocation throws allocation_error naming the
+// operation and the bytes, leaks nothing (ksync::cuda::live_bytes before == after) and leaves ksync usable.
+// The portable twin is tests/cg_reuse_test.cpp.
+#include "../../support/cg_reference.hpp"
+#include "../../support/errors.hpp"
+#include "../../support/gpu.hpp"
+
+#include <ksync/cuda/allocation.hpp>
+#include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/device/reduce.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/stream.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cg_form;
+using buffer = ksync::cuda::device_buffer<double>;
+
+constexpr cg_form native_forms[] = {
+    cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
+    cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
+
+constexpr int m = 32;  // small enough for the compute-sanitizer runs (cg_grid_enabled)
+constexpr std::size_t n = std::size_t{m} * m;
+
+ksync::cg_options options_with(double tolerance, int max_iterations, int check_every, bool history = false) {
+  ksync::cg_options options;
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.check_every = check_every;
+  options.record_history = history;
+  return options;
+}
+
+const ksync::cg_options usual = options_with(1e-10, 2000, 8);
+
+// The inputs of one solve; x is zeroed on the stream before it.
+struct solve_inputs {
+  cudaStream_t stream = cudaStreamPerThread;
+  const double* b = nullptr;
+  double* x = nullptr;
+  ksync::cg_options options = usual;
+  ksync::cuda::cg_tuning tuning = {};
+};
+
+struct outcome {
+  ksync::cg_result result;
+  std::vector<double> x;
+};
+
+outcome solve_with(ksync::cuda::cg_solver<double>& solver, const solve_inputs& in, cg_form form) {
+  KSYNC_CUDA_CHECK(cudaMemsetAsync(in.x, 0, n * sizeof(double), in.stream));
+  outcome out;
+  out.result = solver.solve(in.stream, in.b, in.x, form, in.options, in.tuning);
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(in.stream));
+  out.x.resize(n);
+  KSYNC_CUDA_CHECK(cudaMemcpy(out.x.data(), in.x, n * sizeof(double), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+void expect_same(const outcome& got, const outcome& want) {
+  EXPECT_EQ(got.result.iterations, want.result.iterations);
+  EXPECT_EQ(got.result.converged, want.result.converged);
+  EXPECT_NEAR(got.result.relative_residual, want.result.relative_residual, 1e-9 * want.result.relative_residual);
+  EXPECT_EQ(got.result.residual_history.size(), want.result.residual_history.size());
+  double largest = 0.0;
+  double off = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    largest = std::max(largest, std::abs(want.x[i]));
+    off = std::max(off, std::abs(got.x[i] - want.x[i]));
+  }
+  EXPECT_LE(off, 1e-9 * largest) << "max |x - x_fresh| = " << off << " against max |x_fresh| = " << largest;
+}
+
+// For each form: one solver solves `first`, then `second`, which must agree with a fresh solver's answer.
+void expect_second_as_fresh(const solve_inputs& first, const solve_inputs& second) {
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
+    ksync::cuda::cg_solver<double> solver(m);
+    (void)solve_with(solver, first, form);
+    const auto reused = solve_with(solver, second, form);
+    ksync::cuda::cg_solver<double> fresh(m);
+    expect_same(reused, solve_with(fresh, second, form));
+  }
+}
+
+struct problem {
+  buffer b{ksync::test::cg_right_hand_side<double>(m, 41u)};
+  buffer other_b{ksync::test::cg_right_hand_side<double>(m, 42u)};
+  buffer x{n};
+  buffer other_x{n};
+  [[nodiscard]] solve_inputs base() const { return {.b = b.data(), .x = x.data()}; }
+};
+
+template <class Change>
+solve_inputs changed(solve_inputs inputs, Change&& change) {
+  change(inputs);
+  return inputs;
+}
+
+TEST(CgReuseGpu, EachCapturedInputChangedOnce) {
+  KSYNC_REQUIRE_GPU();
+  const problem p;
+  const ksync::cuda::stream other_stream;
+  const auto base = p.base();
+  const std::vector<std::pair<const char*, std::function<void(solve_inputs&)>>> changes = {
+      {"b", [&](solve_inputs& in) { in.b = p.other_b.data(); }},
+      {"x", [&](solve_inputs& in) { in.x = p.other_x.data(); }},
+      {"history on", [](solve_inputs& in) { in.options.record_history = true; }},
+      {"tolerance", [](solve_inputs& in) { in.options.tolerance = 1e-3; }},
+      {"max_iterations", [](solve_inputs& in) { in.options.max_iterations = 7; }},
+      {"check_every", [](solve_inputs& in) { in.options.check_every = 1; }},
+      {"elements_per_thread (the grid)", [](solve_inputs& in) { in.tuning.elements_per_thread = 64; }},
+      {"stream", [&](solve_inputs& in) { in.stream = other_stream.get(); }},
+  };
+  for (const auto& [name, change] : changes) {
+    SCOPED_TRACE(std::string("changed: ") + name);
+    expect_second_as_fresh(base, changed(base, change));
+  }
+  SCOPED_TRACE("history off after on");
+  const auto with_history = changed(base, [](solve_inputs& in) { in.options.record_history = true; });
+  expect_second_as_fresh(with_history, base);
+  SCOPED_TRACE("batch of 1 kept where 10 are asked for");
+  const auto one_per_batch = changed(base, [](solve_inputs& in) { in.options = options_with(1e-10, 120, 1); });
+  expect_second_as_fresh(one_per_batch, changed(one_per_batch, [](solve_inputs& in) { in.options.check_every = 10; }));
+}
+
+bool close_to(const std::vector<double>& got, const std::vector<double>& want) {
+  double largest = 0.0;
+  double off = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    largest = std::max(largest, std::abs(want[i]));
+    off = std::max(off, std::abs(got[i] - want[i]));
+  }
+  return off <= 1e-9 * largest;
+}
+
+// A solve returns while batches past the converged one are still queued on its stream: the next solve, on
+// another stream, must not reset the state under them. Large enough (256 x 256, a few hundred iterations,
+// batches of 16) that a surplus batch is still running when the second solve starts.
+TEST(CgReuseGpu, SolvesOnTwoStreamsInTurnAgreeWithSolvingAlone) {
+  KSYNC_REQUIRE_GPU();
+  constexpr int large = 256;
+  constexpr std::size_t unknowns = std::size_t{large} * large;
+  const buffer b1(std::vector<double>(unknowns, 1.0));
+  const buffer b2(ksync::test::cg_right_hand_side<double>(large, 45u));
+  buffer x1(unknowns);
+  buffer x2(unknowns);
+  const ksync::cuda::stream first_stream;
+  const ksync::cuda::stream second_stream;
+  const auto options = options_with(1e-10, 4000, 16);
+  const auto solve_alone = [&](const buffer& b, buffer& x, cg_form form) {
+    KSYNC_CUDA_CHECK(cudaMemset(x.data(), 0, unknowns * sizeof(double)));
+    (void)ksync::cuda::cg(first_stream.get(), large, b.data(), x.data(), form, options);
+    KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+    return x.to_host();
+  };
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
+    const auto first_alone = solve_alone(b1, x1, form);
+    const auto second_alone = solve_alone(b2, x2, form);
+    ksync::cuda::cg_solver<double> solver(large);
+    int differing = 0;
+    for (int round = 0; round < 20; ++round) {
+      KSYNC_CUDA_CHECK(cudaMemset(x1.data(), 0, unknowns * sizeof(double)));
+      KSYNC_CUDA_CHECK(cudaMemset(x2.data(), 0, unknowns * sizeof(double)));
+      KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+      // Back to back, no wait between: the per-thread solver of ksync::cuda::cg on even rounds.
+      const auto solve = [&](const ksync::cuda::stream& on, const buffer& b, buffer& x) {
+        return round % 2 == 0 ? ksync::cuda::cg(on.get(), large, b.data(), x.data(), form, options)
+                              : solver.solve(on.get(), b.data(), x.data(), form, options);
+      };
+      (void)solve(first_stream, b1, x1);
+      (void)solve(second_stream, b2, x2);
+      KSYNC_CUDA_CHECK(cudaDeviceSynchronize());
+      if (!close_to(x1.to_host(), first_alone) || !close_to(x2.to_host(), second_alone)) ++differing;
+    }
+    EXPECT_EQ(differing, 0) << "of 20 back-to-back pairs on two streams";
+  }
+}
+
+TEST(CgReuseGpu, NotFiniteOverlappingOrHostInputIsRefusedAndXIsLeftAsItWas) {
+  KSYNC_REQUIRE_GPU();
+  const auto b_host = ksync::test::cg_right_hand_side<double>(m, 43u);
+  const auto guess = ksync::test::cg_right_hand_side<double>(m, 44u);
+  ksync::cuda::cg_solver<double> solver(m);
+  const cudaStream_t s = cudaStreamPerThread;
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
+      auto bad_b = b_host;
+      bad_b[100] = bad;
+      const buffer b(bad_b);
+      buffer x(guess);
+      EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, b.data(), x.data(), form); },
+                                       "ksync::cuda::cg: b holds NaN or Inf, or entries whose squares overflow"));
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+      EXPECT_EQ(x.to_host(), guess);
+      auto bad_guess = guess;
+      bad_guess[7] = bad;
+      const buffer good_b(b_host);
+      buffer bad_x(bad_guess);
+      EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, good_b.data(), bad_x.data(), form); },
+                                       "ksync::cuda::cg: the initial x holds NaN or Inf, or A x overflows"));
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+      auto kept = bad_x.to_host();
+      EXPECT_FALSE(std::isfinite(kept[7]));
+      kept[7] = guess[7];
+      EXPECT_EQ(kept, guess);
+    }
+  }
+  const buffer both(2 * n);
+  EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, both.data(), both.data() + n / 2, cg_form::fused); },
+                                   "overlap: x is written while b is read"));
+  std::vector<double> host_b = b_host;
+  buffer x(guess);
+  EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, host_b.data(), x.data(), cg_form::fused); },
+                                   "is host memory unknown to CUDA"));
+  const ksync::cuda::pinned_buffer<double> pinned_x(n);
+  const buffer b(b_host);
+  EXPECT_TRUE(
+      ksync::test::refuses([&] { (void)solver.solve(s, b.data(), pinned_x.data(), cg_form::fused); }, "x = 0x"));
+  EXPECT_EQ(x.to_host(), guess);
+}
+
+std::size_t live_device_and_pinned() {
+  return ksync::cuda::live_bytes(ksync::cuda::memory_kind::device) +
+         ksync::cuda::live_bytes(ksync::cuda::memory_kind::pinned);
+}
+
+// Fails the k-th allocation of `allocating()` for every k until it succeeds: each failure must name `who` and
+// the bytes, free everything taken before it, and leave ksync usable.
+template <class Allocating>
+int expect_every_allocation_failure_is_clean(Allocating&& allocating, const std::string& who) {
+  int failures = 0;
+  for (int k = 1; k < 64; ++k) {
+    const std::size_t before = live_device_and_pinned();
+    ksync::cuda::fail_allocation_after(k);
+    try {
+      allocating();
+      ksync::cuda::fail_allocation_after(0);
+      break;  // fewer than k allocations: every one of them has failed once
+    } catch (const ksync::cuda::allocation_error& error) {
+      ++failures;
+      const std::string message = error.what();
+      EXPECT_NE(message.find(who + ": allocating " + std::to_string(error.bytes()) + " bytes of "), std::string::npos)
+          << message;
+      EXPECT_EQ(error.code(), cudaErrorMemoryAllocation);
+    }
+    ksync::cuda::fail_allocation_after(0);
+    EXPECT_EQ(live_device_and_pinned(), before) << "after failing allocation " << k;
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the failure was left for a later launch check";
+  }
+  return failures;
+}
+
+TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
+  KSYNC_REQUIRE_GPU();
+  const problem p;
+  const buffer values(std::vector<double>(1000, 1.0));
+  // The per-thread stream's workspace first, so that the solver's own allocations alone are counted below.
+  EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, values.data(), 1000, ksync::reduce_op::sum), 1000.0);
+  // The solver's buffers (and its history, on the first solve that records one).
+  EXPECT_GE(expect_every_allocation_failure_is_clean(
+                [&] {
+                  ksync::cuda::cg_solver<double> solver(m);
+                  (void)solver.solve(cudaStreamPerThread, p.b.data(), p.x.data(), cg_form::fused,
+                                     options_with(1e-10, 500, 8, true));
+                },
+                "ksync::cuda::cg"),
+            9);
+  // A stream's first reduction makes its workspace (device memory and the pinned mailbox).
+  EXPECT_EQ(expect_every_allocation_failure_is_clean(
+                [&] {
+                  const ksync::cuda::stream fresh;
+                  EXPECT_EQ(ksync::cuda::reduce(fresh.get(), values.data(), 1000, ksync::reduce_op::sum), 1000.0);
+                },
+                "ksync::cuda workspace (reductions, mailbox)"),
+            2);
+  // A real failure: more than the GPU has. (Not under compute-sanitizer, which reports every failed CUDA
+  // call: its runs set KSYNC_TEST_MAX_SIZE.)
+  const std::size_t before = live_device_and_pinned();
+  if (std::getenv("KSYNC_TEST_MAX_SIZE") == nullptr) {
+    try {
+      const buffer too_large(std::size_t{1} << 42);  // 32 TiB
+      ADD_FAILURE() << "a 32 TiB buffer was allocated";
+    } catch (const ksync::cuda::allocation_error& error) {
+      EXPECT_NE(std::string(error.what())
+                    .find("ksync::cuda::device_buffer: allocating 35184372088832 bytes of device memory"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_EQ(live_device_and_pinned(), before);
+  EXPECT_TRUE(ksync::test::refuses([] { const buffer overflowing(std::numeric_limits<std::size_t>::max() / 4); },
+                                   "elements of 8 bytes overflow size_t"));
+  // Usable afterwards, the same solver type for the same problem.
+  ksync::cuda::cg_solver<double> solver(m);
+  const auto result = solver.solve(cudaStreamPerThread, p.b.data(), p.x.data(), cg_form::persistent_grid_sync, usual);
+  EXPECT_TRUE(result.converged);
+}
+
+}  // namespace
