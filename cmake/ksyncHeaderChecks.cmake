@@ -32,6 +32,16 @@ function(ksync_add_header_checks)
   list(FILTER portable_headers EXCLUDE REGEX "mpi")  # these need MPI: checked apart, when it was found
   list(FILTER mpi_headers INCLUDE REGEX "mpi")
   _ksync_portable_header_checks(ksync_header_checks portable ksync::ksync ${portable_headers})
+  # Every portable header in one translation unit as well: the one clang-tidy reads for them
+  # (tools/run-clang-tidy), instead of parsing Kokkos once per header; the per-header units above keep
+  # checking that each header compiles alone.
+  set(all_portable "")
+  foreach(header IN LISTS portable_headers)
+    string(APPEND all_portable "#include <${header}>\n")
+  endforeach()
+  file(CONFIGURE OUTPUT "${out_dir}/all_portable_headers.cpp" CONTENT "${all_portable}")
+  target_sources(ksync_header_checks PRIVATE "${out_dir}/all_portable_headers.cpp")
+  ksync_kokkos_sources("${out_dir}/all_portable_headers.cpp")
   if(KSYNC_HAS_MPI)
     _ksync_portable_header_checks(ksync_mpi_header_checks mpi ksync::mpi ${mpi_headers})
   endif()
@@ -60,5 +70,10 @@ function(ksync_add_header_checks)
       target_link_libraries(ksync_native_header_checks PRIVATE ksync::cuda_mpi)
     endif()
     ksync_project_warnings(ksync_native_header_checks)
+    # Whether a header compiles alone does not depend on the GPU architecture: the .cuh checks compile
+    # device code for one (the newest configured); the library's own sources cover every one.
+    set(newest_architecture ${CMAKE_CUDA_ARCHITECTURES})
+    list(GET newest_architecture -1 newest_architecture)
+    set_property(TARGET ksync_native_header_checks PROPERTY CUDA_ARCHITECTURES ${newest_architecture})
   endif()
 endfunction()
