@@ -3,6 +3,7 @@
 // gives for that input, on every form the default execution space reaches. The kokkos_graph form keeps a
 // graph between solves (docs/architecture.md, "What is kept between calls"); each test changes one of the
 // inputs that graph captured, or one it must not have captured.
+#include "support/cg_reference.hpp"
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
 
@@ -39,8 +40,8 @@ struct scaled_rows {
   }
 };
 
-// A + diag(d) with d in a View, and operator==: compared by it (a View compares its data pointer and extents).
-struct diagonal_rows {
+// A + diag(d), d in a View.
+struct diagonal_shift {
   std::int64_t m;
   Kokkos::View<const double*, memory_space> diagonal;
   KOKKOS_FUNCTION std::int64_t extent() const { return m * m; }
@@ -48,19 +49,15 @@ struct diagonal_rows {
   KOKKOS_FUNCTION double operator()(const Vector& v, std::int64_t i) const {
     return ksync::poisson_2d_apply<double>(v, static_cast<int>(m), static_cast<int>(i)) + diagonal(i) * v(i);
   }
-  bool operator==(const diagonal_rows&) const = default;
 };
 
-// The same without operator==: neither comparable nor trivially copyable, so never taken for the same.
-struct opaque_rows {
-  std::int64_t m;
-  Kokkos::View<const double*, memory_space> diagonal;
-  KOKKOS_FUNCTION std::int64_t extent() const { return m * m; }
-  template <class Vector>
-  KOKKOS_FUNCTION double operator()(const Vector& v, std::int64_t i) const {
-    return ksync::poisson_2d_apply<double>(v, static_cast<int>(m), static_cast<int>(i)) + diagonal(i) * v(i);
-  }
+// With operator==: compared by it (a View compares its data pointer, span and extents).
+struct diagonal_rows : diagonal_shift {
+  bool operator==(const diagonal_rows& other) const { return m == other.m && diagonal == other.diagonal; }
 };
+
+// Without: neither comparable nor trivially copyable (it holds a View), so never taken for the same.
+struct opaque_rows : diagonal_shift {};
 static_assert(ksync::detail::comparable_capture<scaled_rows> && ksync::detail::comparable_capture<diagonal_rows> &&
               !ksync::detail::comparable_capture<opaque_rows>);
 
@@ -80,16 +77,9 @@ vector copy_of(const vector& v) {
   return copy;
 }
 
-ksync::cg_options options_with(double tolerance, int max_iterations, int check_every, bool history = false) {
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = check_every;
-  options.record_history = history;
-  return options;
-}
+using ksync::test::cg_options_with;
 
-const ksync::cg_options usual = options_with(1e-10, 400, 4);
+const ksync::cg_options usual = cg_options_with(1e-10, 400, 4);
 
 std::vector<cg_form> forms_for(bool built_in_operator) {
   std::vector<cg_form> forms;
@@ -114,15 +104,8 @@ void expect_as_fresh(solver_type& solver, const exec_space& exec, const Operator
     EXPECT_NEAR(reused.residual_history[k], expected.residual_history[k], 1e-9 * expected.residual_history[k] + 1e-300)
         << "k = " << k;
   exec.fence();
-  const auto got = ksync::test::to_host(x);
-  const auto want = ksync::test::to_host(fresh_x);
-  double largest = 0.0;
-  double off = 0.0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    largest = std::max(largest, std::abs(want[i]));
-    off = std::max(off, std::abs(got[i] - want[i]));
-  }
-  EXPECT_LE(off, 1e-9 * largest) << "max |x - x_fresh| = " << off << " against max |x_fresh| = " << largest;
+  EXPECT_LE(ksync::test::relative_max_difference(ksync::test::to_host(x), ksync::test::to_host(fresh_x)), 1e-9)
+      << "max |x - x_fresh| / max |x_fresh|";
 }
 
 // The inputs of one solve.
@@ -169,7 +152,7 @@ TEST(CgReuse, OperatorOfTheSameTypeWithOtherFields) {
 }
 
 TEST(CgReuse, OperatorHoldingAnotherView) {
-  const diagonal_rows op{.m = m, .diagonal = filled(n, 3u, 0.0, 1.0)};
+  const diagonal_rows op{{.m = m, .diagonal = filled(n, 3u, 0.0, 1.0)}};
   const auto first =
       solve_inputs<diagonal_rows>{.exec = exec_space(), .op = op, .b = filled(n, 4u), .x = vector("x", n)};
   expect_second_as_fresh(first, changed(first, [](auto& in) { in.op.diagonal = filled(n, 5u, 5.0, 9.0); }));
@@ -177,7 +160,7 @@ TEST(CgReuse, OperatorHoldingAnotherView) {
 
 TEST(CgReuse, OperatorWhoseViewChangedInPlace) {  // the graph may be kept: it reads the new values
   const vector diagonal = filled(n, 6u, 0.0, 1.0);
-  const diagonal_rows op{.m = m, .diagonal = diagonal};
+  const diagonal_rows op{{.m = m, .diagonal = diagonal}};
   const auto inputs =
       solve_inputs<diagonal_rows>{.exec = exec_space(), .op = op, .b = filled(n, 7u), .x = vector("x", n)};
   for (const auto form : forms_for(false)) {
@@ -193,7 +176,7 @@ TEST(CgReuse, OperatorWhoseViewChangedInPlace) {  // the graph may be kept: it r
 }
 
 TEST(CgReuse, OperatorThatCannotBeCompared) {
-  const opaque_rows op{.m = m, .diagonal = filled(n, 9u, 0.0, 1.0)};
+  const opaque_rows op{{.m = m, .diagonal = filled(n, 9u, 0.0, 1.0)}};
   const auto first =
       solve_inputs<opaque_rows>{.exec = exec_space(), .op = op, .b = filled(n, 10u), .x = vector("x", n)};
   expect_second_as_fresh(first, changed(first, [](auto& in) { in.op.diagonal = filled(n, 11u, 5.0, 9.0); }));
@@ -202,7 +185,7 @@ TEST(CgReuse, OperatorThatCannotBeCompared) {
 TEST(CgReuse, OperatorOfAnotherType) {
   const auto first = solve_inputs<scaled_rows>{
       .exec = exec_space(), .op = {.m = m, .scale = 3.0}, .b = filled(n, 12u), .x = vector("x", n)};
-  const diagonal_rows other{.m = m, .diagonal = filled(n, 13u, 5.0, 9.0)};
+  const diagonal_rows other{{.m = m, .diagonal = filled(n, 13u, 5.0, 9.0)}};
   const auto second = solve_inputs<diagonal_rows>{.exec = first.exec, .op = other, .b = first.b, .x = first.x};
   expect_second_as_fresh(first, second);
 }
@@ -243,7 +226,7 @@ TEST(CgReuse, OtherMaxIterations) {
 }
 
 TEST(CgReuse, OtherCheckEvery) {  // a batch of 1 kept where 10 are asked for would stop 10 times too early
-  const auto first = changed(base(), [](auto& in) { in.options = options_with(1e-10, 60, 1); });
+  const auto first = changed(base(), [](auto& in) { in.options = cg_options_with(1e-10, 60, 1); });
   expect_second_as_fresh(first, changed(first, [](auto& in) { in.options.check_every = 10; }));
 }
 
@@ -283,11 +266,11 @@ TEST(CgReuse, OptionsMadeInvalidBetweenSolvesAreRefused) {
     const auto solve_with = [&](const ksync::cg_options& options) {
       (void)solver.solve(inputs.exec, inputs.op, inputs.b, x, form, options);
     };
-    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(options_with(std::nan(""), 400, 4)); },
+    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(cg_options_with(std::nan(""), 400, 4)); },
                                      "options.tolerance = nan must be positive and finite"));
-    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(options_with(1e-10, 0, 4)); },
+    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(cg_options_with(1e-10, 0, 4)); },
                                      "options.max_iterations = 0 must be at least 1"));
-    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(options_with(1e-10, 400, -2)); },
+    EXPECT_TRUE(ksync::test::refuses([&] { solve_with(cg_options_with(1e-10, 400, -2)); },
                                      "options.check_every = -2 must be at least 1"));
     EXPECT_EQ(ksync::test::to_host(x), guess);  // nothing ran
     expect_as_fresh(solver, inputs.exec, inputs.op, inputs.b, x, form, inputs.options);

@@ -5,9 +5,12 @@
 // of a solution.
 #pragma once
 
+#include <ksync/cg_types.hpp>
 #include <ksync/stencil.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -122,6 +125,29 @@ inline bool cg_grid_enabled(int m) {
 template <class T>
 constexpr double cg_tolerance() {
   return sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
+}
+
+// Options of a solve, spelled in one call (the reuse tests change one at a time).
+inline ksync::cg_options cg_options_with(double tolerance, int max_iterations, int check_every,
+                                         bool record_history = false) {
+  ksync::cg_options options;
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.check_every = check_every;
+  options.record_history = record_history;
+  return options;
+}
+
+// max |got - want| over max |want|: how far a reused solver's x is from a fresh one's.
+template <class T>
+double relative_max_difference(const std::vector<T>& got, const std::vector<T>& want) {
+  double largest = 0.0;
+  double off = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    largest = std::max(largest, std::abs(static_cast<double>(want[i])));
+    off = std::max(off, std::abs(static_cast<double>(got[i]) - static_cast<double>(want[i])));
+  }
+  return largest > 0 ? off / largest : off;
 }
 
 }  // namespace ksync::test

@@ -6,8 +6,10 @@
 //
 // "The same" is decided, in this order, by
 //   1. the type's own operator== (std::equality_comparable): the user's promise that equal values give the
-//      same kernels — Kokkos::View compares its data pointer, layout and extents, so an operator struct
-//      whose members are Views and scalars can declare `bool operator==(const op&) const = default;`;
+//      same kernels — Kokkos::View compares its value type, layout type, memory space, data pointer, span and
+//      extents (not strides: two rank-2 LayoutStride Views over one span with swapped strides compare
+//      equal), so an operator struct whose members are Views and scalars can declare
+//      `bool operator==(const op&) const = default;`, comparing strides too where they can differ;
 //   2. the bytes of the object, for a trivially copyable type without operator== (equal bytes make equal
 //      copies, so the graph's copy could not tell them apart; unequal padding only costs a rebuild);
 //   3. nothing, for any other type: such a value is never taken for the same, and whatever captured it is

@@ -39,16 +39,9 @@ constexpr cg_form native_forms[] = {
 constexpr int m = 32;  // small enough for the compute-sanitizer runs (cg_grid_enabled)
 constexpr std::size_t n = std::size_t{m} * m;
 
-ksync::cg_options options_with(double tolerance, int max_iterations, int check_every, bool history = false) {
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = check_every;
-  options.record_history = history;
-  return options;
-}
+using ksync::test::cg_options_with;
 
-const ksync::cg_options usual = options_with(1e-10, 2000, 8);
+const ksync::cg_options usual = cg_options_with(1e-10, 2000, 8);
 
 // The inputs of one solve; x is zeroed on the stream before it.
 struct solve_inputs {
@@ -79,13 +72,7 @@ void expect_same(const outcome& got, const outcome& want) {
   EXPECT_EQ(got.result.converged, want.result.converged);
   EXPECT_NEAR(got.result.relative_residual, want.result.relative_residual, 1e-9 * want.result.relative_residual);
   EXPECT_EQ(got.result.residual_history.size(), want.result.residual_history.size());
-  double largest = 0.0;
-  double off = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    largest = std::max(largest, std::abs(want.x[i]));
-    off = std::max(off, std::abs(got.x[i] - want.x[i]));
-  }
-  EXPECT_LE(off, 1e-9 * largest) << "max |x - x_fresh| = " << off << " against max |x_fresh| = " << largest;
+  EXPECT_LE(ksync::test::relative_max_difference(got.x, want.x), 1e-9) << "max |x - x_fresh| / max |x_fresh|";
 }
 
 // For each form: one solver solves `first`, then `second`, which must agree with a fresh solver's answer.
@@ -137,18 +124,12 @@ TEST(CgReuseGpu, EachCapturedInputChangedOnce) {
   const auto with_history = changed(base, [](solve_inputs& in) { in.options.record_history = true; });
   expect_second_as_fresh(with_history, base);
   SCOPED_TRACE("batch of 1 kept where 10 are asked for");
-  const auto one_per_batch = changed(base, [](solve_inputs& in) { in.options = options_with(1e-10, 120, 1); });
+  const auto one_per_batch = changed(base, [](solve_inputs& in) { in.options = cg_options_with(1e-10, 120, 1); });
   expect_second_as_fresh(one_per_batch, changed(one_per_batch, [](solve_inputs& in) { in.options.check_every = 10; }));
 }
 
 bool close_to(const std::vector<double>& got, const std::vector<double>& want) {
-  double largest = 0.0;
-  double off = 0.0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    largest = std::max(largest, std::abs(want[i]));
-    off = std::max(off, std::abs(got[i] - want[i]));
-  }
-  return off <= 1e-9 * largest;
+  return ksync::test::relative_max_difference(got, want) <= 1e-9;
 }
 
 // A solve returns while batches past the converged one are still queued on its stream: the next solve, on
@@ -164,7 +145,7 @@ TEST(CgReuseGpu, SolvesOnTwoStreamsInTurnAgreeWithSolvingAlone) {
   buffer x2(unknowns);
   const ksync::cuda::stream first_stream;
   const ksync::cuda::stream second_stream;
-  const auto options = options_with(1e-10, 4000, 16);
+  const auto options = cg_options_with(1e-10, 4000, 16);
   const auto solve_alone = [&](const buffer& b, buffer& x, cg_form form) {
     KSYNC_CUDA_CHECK(cudaMemset(x.data(), 0, unknowns * sizeof(double)));
     (void)ksync::cuda::cg(first_stream.get(), large, b.data(), x.data(), form, options);
@@ -281,7 +262,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
                 [&] {
                   ksync::cuda::cg_solver<double> solver(m);
                   (void)solver.solve(cudaStreamPerThread, p.b.data(), p.x.data(), cg_form::fused,
-                                     options_with(1e-10, 500, 8, true));
+                                     cg_options_with(1e-10, 500, 8, true));
                 },
                 "ksync::cuda::cg"),
             9);
