@@ -206,6 +206,16 @@ struct cg_graph_key {
   friend bool operator==(const cg_graph_key&, const cg_graph_key&) = default;
 };
 
+// Throws std::invalid_argument unless b's count elements and x's lie apart: x is written while b is read.
+template <class T>
+void check_cg_apart(const char* where, const T* b, std::size_t b_count, const T* x, std::size_t x_count) {
+  const auto b_begin = reinterpret_cast<std::uintptr_t>(b);
+  const auto x_begin = reinterpret_cast<std::uintptr_t>(x);
+  check_argument(b_begin + b_count * sizeof(T) <= x_begin || x_begin + x_count * sizeof(T) <= b_begin, where,
+                 "b = ", static_cast<const void*>(b), " and x = ", static_cast<const void*>(x),
+                 " overlap: x is written while b is read");
+}
+
 // Throws std::invalid_argument, naming `where` and the argument, when the start refused the problem.
 template <class T>
 void check_cg_refusal(const char* where, const cg_scalars<T>& s) {

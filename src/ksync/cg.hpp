@@ -74,12 +74,7 @@ void check_solve(std::int64_t n, const Operator& op,
                  n, " unknowns");
   check_argument(static_cast<std::int64_t>(x.extent(0)) == n, where, "x.extent(0) = ", x.extent(0), " but there are ",
                  n, " unknowns");
-  // x is written while b is still read (the start reads b; host_scalars and the graphs keep no copy).
-  const T* const b_end = b.data() + b.span();
-  const T* const x_end = x.data() + x.span();
-  check_argument(b_end <= x.data() || x_end <= b.data(), where,
-                 "b and x overlap (b.data() = ", static_cast<const void*>(b.data()),
-                 ", x.data() = ", static_cast<const void*>(x.data()), "): x is written while b is read");
+  check_cg_apart(where, b.data(), b.span(), x.data(), x.span());
 }
 
 // The native forms: ksync::cuda::cg through the bridge, for the built-in operator on Kokkos::Cuda.

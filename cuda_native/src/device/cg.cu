@@ -107,9 +107,8 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
   check_argument(buffers_ != nullptr, where, "the solver was moved from");
   check_argument(b != nullptr, where, "b is null");
   check_argument(x != nullptr, where, "x is null");
-  const std::int64_t unknowns = m_ * m_;
-  check_argument(b + unknowns <= x || x + unknowns <= b, where, "b = ", static_cast<const void*>(b),
-                 " and x = ", static_cast<const void*>(x), " overlap: x is written while b is read");
+  const auto unknowns = static_cast<std::size_t>(m_ * m_);
+  ksync::detail::check_cg_apart(where, b, unknowns, x, unknowns);
   detail::check_device_memory("b", b, buffers_->device);
   detail::check_device_memory("x", x, buffers_->device);
   ksync::detail::check_cg_options(where, options);
