@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda's one way to allocate and free (ksync/cuda/allocation.hpp).
+#include "detail/fault_countdown.hpp"
+
 #include <ksync/cuda/allocation.hpp>
 
 #include <atomic>
@@ -10,7 +12,9 @@ namespace {
 
 constexpr int kinds = 3;
 std::atomic<std::size_t> live[kinds];  // bytes held, per memory_kind
-std::atomic<int> failure_countdown{0};
+constexpr int handle_kinds = 3;
+std::atomic<std::ptrdiff_t> live_handle_count[handle_kinds];  // per handle_kind
+detail::fault_countdown allocation_failure;
 
 int index_of(memory_kind kind) {
   return static_cast<int>(kind);
@@ -28,23 +32,18 @@ const char* name_of(memory_kind kind) {
   return "memory of an unknown kind";
 }
 
-// Whether the injected failure is due now (each allocation counts the countdown down once).
-bool injected_failure_due() {
-  int left = failure_countdown.load(std::memory_order_relaxed);
-  while (left > 0) {
-    if (failure_countdown.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) return left == 1;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::size_t live_bytes(memory_kind kind) noexcept {
   return live[index_of(kind)].load(std::memory_order_relaxed);
 }
 
+std::size_t live_handles(handle_kind kind) noexcept {
+  return static_cast<std::size_t>(live_handle_count[static_cast<int>(kind)].load(std::memory_order_relaxed));
+}
+
 void fail_allocation_after(int nth) noexcept {
-  failure_countdown.store(nth > 0 ? nth : 0, std::memory_order_relaxed);
+  allocation_failure.arm(nth);
 }
 
 namespace detail {
@@ -53,7 +52,7 @@ void* allocate(memory_kind kind, std::size_t bytes, const char* who, unsigned in
   if (bytes == 0) return nullptr;
   void* memory = nullptr;
   cudaError_t status = cudaErrorMemoryAllocation;
-  if (!injected_failure_due()) {
+  if (!allocation_failure.due()) {
     switch (kind) {
       case memory_kind::device:
         status = cudaMalloc(&memory, bytes);
@@ -89,6 +88,10 @@ void release(memory_kind kind, void* memory, std::size_t bytes) noexcept {
       break;
   }
   live[index_of(kind)].fetch_sub(bytes, std::memory_order_relaxed);
+}
+
+void count_handle(handle_kind kind, int change) noexcept {
+  live_handle_count[static_cast<int>(kind)].fetch_add(change, std::memory_order_relaxed);
 }
 
 }  // namespace detail

@@ -91,7 +91,7 @@ jacobi_graph<T>::jacobi_graph(jacobi_graph&& other) noexcept
 template <class T>
 jacobi_graph<T>& jacobi_graph<T>::operator=(jacobi_graph&& other) noexcept {
   if (this != &other) {
-    if (executable_ != nullptr) (void)cudaGraphExecDestroy(executable_);
+    detail::destroy_graph(executable_);
     executable_ = std::exchange(other.executable_, nullptr);
     result_ = other.result_;
   }
@@ -100,7 +100,7 @@ jacobi_graph<T>& jacobi_graph<T>::operator=(jacobi_graph&& other) noexcept {
 
 template <class T>
 jacobi_graph<T>::~jacobi_graph() {
-  if (executable_ != nullptr) (void)cudaGraphExecDestroy(executable_);
+  detail::destroy_graph(executable_);
 }
 
 template <class T>

@@ -6,6 +6,7 @@
 // The portable twin is tests/cg_reuse_test.cpp.
 #include "../../support/cg_reference.hpp"
 #include "../../support/errors.hpp"
+#include "../../support/faults.hpp"
 #include "../../support/gpu.hpp"
 
 #include <ksync/cuda/allocation.hpp>
@@ -220,37 +221,6 @@ TEST(CgReuseGpu, NotFiniteOverlappingOrHostInputIsRefusedAndXIsLeftAsItWas) {
   EXPECT_EQ(x.to_host(), guess);
 }
 
-std::size_t live_device_and_pinned() {
-  return ksync::cuda::live_bytes(ksync::cuda::memory_kind::device) +
-         ksync::cuda::live_bytes(ksync::cuda::memory_kind::pinned);
-}
-
-// Fails the k-th allocation of `allocating()` for every k until it succeeds: each failure must name `who` and
-// the bytes, free everything taken before it, and leave ksync usable.
-template <class Allocating>
-int expect_every_allocation_failure_is_clean(Allocating&& allocating, const std::string& who) {
-  int failures = 0;
-  for (int k = 1; k < 64; ++k) {
-    const std::size_t before = live_device_and_pinned();
-    ksync::cuda::fail_allocation_after(k);
-    try {
-      allocating();
-      ksync::cuda::fail_allocation_after(0);
-      break;  // fewer than k allocations: every one of them has failed once
-    } catch (const ksync::cuda::allocation_error& error) {
-      ++failures;
-      const std::string message = error.what();
-      EXPECT_NE(message.find(who + ": allocating " + std::to_string(error.bytes()) + " bytes of "), std::string::npos)
-          << message;
-      EXPECT_EQ(error.code(), cudaErrorMemoryAllocation);
-    }
-    ksync::cuda::fail_allocation_after(0);
-    EXPECT_EQ(live_device_and_pinned(), before) << "after failing allocation " << k;
-    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the failure was left for a later launch check";
-  }
-  return failures;
-}
-
 TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
   KSYNC_REQUIRE_GPU();
   const problem p;
@@ -258,7 +228,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
   // The per-thread stream's workspace first, so that the solver's own allocations alone are counted below.
   EXPECT_EQ(ksync::cuda::reduce(cudaStreamPerThread, values.data(), 1000, ksync::reduce_op::sum), 1000.0);
   // The solver's buffers (and its history, on the first solve that records one).
-  EXPECT_GE(expect_every_allocation_failure_is_clean(
+  EXPECT_GE(ksync::test::expect_every_allocation_failure_is_clean(
                 [&] {
                   ksync::cuda::cg_solver<double> solver(m);
                   (void)solver.solve(cudaStreamPerThread, p.b.data(), p.x.data(), cg_form::fused,
@@ -267,7 +237,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
                 "ksync::cuda::cg"),
             9);
   // A stream's first reduction makes its workspace (device memory and the pinned mailbox).
-  EXPECT_EQ(expect_every_allocation_failure_is_clean(
+  EXPECT_EQ(ksync::test::expect_every_allocation_failure_is_clean(
                 [&] {
                   const ksync::cuda::stream fresh;
                   EXPECT_EQ(ksync::cuda::reduce(fresh.get(), values.data(), 1000, ksync::reduce_op::sum), 1000.0);
@@ -276,7 +246,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
             2);
   // A real failure: more than the GPU has. (Not under compute-sanitizer, which reports every failed CUDA
   // call: its runs set KSYNC_TEST_MAX_SIZE.)
-  const std::size_t before = live_device_and_pinned();
+  const auto before = ksync::test::held_resources::now();
   if (std::getenv("KSYNC_TEST_MAX_SIZE") == nullptr) {
     try {
       const buffer too_large(std::size_t{1} << 42);  // 32 TiB
@@ -288,7 +258,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
           << error.what();
     }
   }
-  EXPECT_EQ(live_device_and_pinned(), before);
+  EXPECT_EQ(ksync::test::held_resources::now(), before);
   EXPECT_TRUE(ksync::test::refuses([] { const buffer overflowing(std::numeric_limits<std::size_t>::max() / 4); },
                                    "elements of 8 bytes overflow size_t"));
   // Usable afterwards, the same solver type for the same problem.

@@ -8,6 +8,8 @@
 //   - live_bytes(kind) says how much ksync::cuda holds now (tests assert that a failure leaks nothing);
 //   - tests can make the k-th allocation from now fail (fail_allocation_after), to reach every
 //     allocating operation's error path without filling the GPU.
+// The CUDA handles ksync::cuda makes (streams, events, executable graphs) are counted as they are created
+// and destroyed: live_handles(kind), which tests assert, as the bytes, to be what it was before a failure.
 #pragma once
 
 #include <ksync/cuda/error.hpp>
@@ -36,6 +38,11 @@ class allocation_error : public cuda_error {
 // Bytes ksync::cuda holds now in memory of `kind` (every owner included: buffers, workspaces, solvers).
 [[nodiscard]] std::size_t live_bytes(memory_kind kind) noexcept;
 
+enum class handle_kind { stream, event, graph };
+
+// CUDA handles of `kind` ksync::cuda holds now (graph: executable graphs).
+[[nodiscard]] std::size_t live_handles(handle_kind kind) noexcept;
+
 // For tests: the `nth` allocation from now (1: the next) fails with cudaErrorMemoryAllocation as if the
 // memory were exhausted; 0 cancels. One process-wide countdown.
 void fail_allocation_after(int nth) noexcept;
@@ -46,6 +53,9 @@ namespace detail {
 // name, "ksync::cuda::cg"). Throws allocation_error. bytes = 0 returns null.
 [[nodiscard]] void* allocate(memory_kind kind, std::size_t bytes, const char* who, unsigned int flags = 0);
 void release(memory_kind kind, void* memory, std::size_t bytes) noexcept;
+
+// Called where a handle of `kind` was created (change = +1) or destroyed (-1).
+void count_handle(handle_kind kind, int change) noexcept;
 
 // count elements of `element_bytes` each, refused (std::invalid_argument naming `who`) when they overflow.
 [[nodiscard]] inline std::size_t bytes_of(std::size_t count, std::size_t element_bytes, const char* who) {

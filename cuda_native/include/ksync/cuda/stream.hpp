@@ -8,6 +8,7 @@
 //           time the span between two (milliseconds).
 #pragma once
 
+#include <ksync/cuda/allocation.hpp>  // the handle ledger tests read
 #include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -30,10 +31,16 @@ struct priority_range {
 
 namespace detail {
 struct stream_deleter {
-  void operator()(cudaStream_t handle) const noexcept { (void)cudaStreamDestroy(handle); }
+  void operator()(cudaStream_t handle) const noexcept {
+    (void)cudaStreamDestroy(handle);
+    count_handle(handle_kind::stream, -1);
+  }
 };
 struct event_deleter {
-  void operator()(cudaEvent_t handle) const noexcept { (void)cudaEventDestroy(handle); }
+  void operator()(cudaEvent_t handle) const noexcept {
+    (void)cudaEventDestroy(handle);
+    count_handle(handle_kind::event, -1);
+  }
 };
 }  // namespace detail
 
@@ -42,6 +49,7 @@ class stream {
   explicit stream(int priority = 0, unsigned int flags = cudaStreamNonBlocking) {
     cudaStream_t created = nullptr;
     KSYNC_CUDA_CHECK(cudaStreamCreateWithPriority(&created, flags, priority));
+    detail::count_handle(handle_kind::stream, +1);
     handle_.reset(created);
   }
   [[nodiscard]] cudaStream_t get() const noexcept { return handle_.get(); }
@@ -56,6 +64,7 @@ class event {
   explicit event(unsigned int flags = cudaEventDefault) {
     cudaEvent_t created = nullptr;
     KSYNC_CUDA_CHECK(cudaEventCreateWithFlags(&created, flags));
+    detail::count_handle(handle_kind::event, +1);
     handle_.reset(created);
   }
   [[nodiscard]] cudaEvent_t get() const noexcept { return handle_.get(); }

@@ -7,6 +7,7 @@
 #include "kernels.cuh"
 
 #include <ksync/cg_types.hpp>
+#include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/reduce.hpp>
@@ -48,9 +49,7 @@ struct cg_buffers {
   cg_buffers& operator=(const cg_buffers&) = delete;
   cg_buffers(cg_buffers&&) = delete;
   cg_buffers& operator=(cg_buffers&&) = delete;
-  ~cg_buffers() {
-    if (graph != nullptr) (void)cudaGraphExecDestroy(graph);
-  }
+  ~cg_buffers() { destroy_graph(graph); }
 };
 
 // One solve: its arguments, checked, and the grid of the step kernels.

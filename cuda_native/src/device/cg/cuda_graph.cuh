@@ -11,8 +11,6 @@
 
 #include <ksync/cuda/detail/graph_capture.hpp>
 
-#include <utility>
-
 namespace ksync::cuda::detail::cg_forms {
 
 struct cuda_graph : ksync::detail::implements<cg_form::cuda_graph> {
@@ -26,7 +24,7 @@ struct cuda_graph : ksync::detail::implements<cg_form::cuda_graph> {
                                           .iterations = iterations,
                                           .shape = run.blocks};
     if (buffers.graph != nullptr && buffers.captured == key) return;
-    if (buffers.graph != nullptr) (void)cudaGraphExecDestroy(std::exchange(buffers.graph, nullptr));
+    destroy_graph(buffers.graph);
     buffers.graph = capture_graph([&](cudaStream_t capture) {
       for (int k = 0; k < iterations; ++k)
         fused::enqueue_iteration(run, capture);

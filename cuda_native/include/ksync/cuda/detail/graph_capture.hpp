@@ -3,19 +3,34 @@
 // capture_graph(enqueue): what `enqueue(stream)` enqueues, captured into an executable CUDA graph. The capture
 // runs on a private stream, so the caller's streams never enter capture mode, in relaxed mode, so other
 // threads' CUDA calls stay legal meanwhile. If a step throws, the capture is ended and everything it made is
-// released before the exception leaves. Used by the cuda_graph forms (jacobi_graph, ksync::cuda::cg).
+// released before the exception leaves. Used by the cuda_graph forms (jacobi_graph, ksync::cuda::cg), which
+// free what it returns with destroy_graph. Both count in the handle ledger (allocation.hpp).
 #pragma once
 
+#include <ksync/cuda/allocation.hpp>
 #include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
 
 namespace ksync::cuda::detail {
 
+// Destroys an executable graph capture_graph made and sets `executable` to null; null does nothing.
+inline void destroy_graph(cudaGraphExec_t& executable) noexcept {
+  if (executable == nullptr) return;
+  (void)cudaGraphExecDestroy(executable);
+  count_handle(handle_kind::graph, -1);
+  executable = nullptr;
+}
+
 template <class Enqueue>
 [[nodiscard]] cudaGraphExec_t capture_graph(Enqueue&& enqueue) {
   cudaStream_t capture = nullptr;
   KSYNC_CUDA_CHECK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+  count_handle(handle_kind::stream, +1);
+  const auto destroy_capture_stream = [&] {
+    (void)cudaStreamDestroy(capture);
+    count_handle(handle_kind::stream, -1);
+  };
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t executable = nullptr;
   try {
@@ -28,13 +43,14 @@ template <class Enqueue>
     }
     KSYNC_CUDA_CHECK(cudaStreamEndCapture(capture, &graph));
     KSYNC_CUDA_CHECK(cudaGraphInstantiate(&executable, graph, 0));
+    count_handle(handle_kind::graph, +1);
   } catch (...) {
     if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    (void)cudaStreamDestroy(capture);
+    destroy_capture_stream();
     throw;
   }
   (void)cudaGraphDestroy(graph);
-  (void)cudaStreamDestroy(capture);
+  destroy_capture_stream();
   return executable;
 }
 
