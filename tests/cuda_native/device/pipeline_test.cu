@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::pipeline and the owning stream, event and pinned-memory types: results against the host
 // reference for every stream count, both issue orders, tail chunks, pinned and pageable memory; the
-// argument checks (before any CUDA call, so they run without a GPU).
+// argument checks (before any CUDA call, so they run without a GPU); a consumer's exception and a failed
+// CUDA call at every call a run makes, which leak nothing.
 #include "../../support/errors.hpp"
+#include "../../support/faults.hpp"
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
@@ -142,6 +144,62 @@ TEST(PipelineGpu, AConsumerExceptionIsRethrownAfterEveryStreamIsDone) {
   const auto report = plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{});
   EXPECT_EQ(report.chunks, 50u);
   EXPECT_EQ(out.data()[n - 1], TwiceAndOne{}(1.0f));
+}
+
+TEST(PipelineGpu, AConsumerExceptionLeavesNothingHeldOnceThePlanIsGone) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 20'000;
+  const ksync::cuda::pinned_buffer<float> in(n);
+  const ksync::cuda::pinned_buffer<float> out(n);
+  std::fill(in.data(), in.data() + n, 1.0f);
+  const auto before = ksync::test::held_resources::now();
+  {
+    ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = 1000, .streams = 3, .record_timeline = true});
+    EXPECT_THROW((void)plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{},
+                                [](std::size_t begin, std::size_t) {
+                                  if (begin == 5000) throw std::runtime_error("chunk 5 refused");
+                                }),
+                 std::runtime_error);
+  }
+  EXPECT_EQ(ksync::test::held_resources::now(), before);
+}
+
+// A CUDA call that fails in the middle of a run, at every checked call a plan's construction and run make
+// (copies, kernels, events, host functions): the error names the call and its file:line, nothing is kept,
+// and a plan that failed runs again to the reference.
+TEST(PipelineGpu, AFailedCudaCallMidRunLeaksNothingAndThePlanRunsAgain) {
+  KSYNC_REQUIRE_GPU();
+  const std::size_t n = 10'000;
+  const ksync::cuda::pinned_buffer<float> in(n);
+  const ksync::cuda::pinned_buffer<float> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+    in.data()[i] = static_cast<float>(i % 77);
+  const std::vector<float> expected = expected_for(std::vector<float>(in.data(), in.data() + n), n);
+  const ksync::pipeline_config config{.chunk_elements = 1000, .streams = 3, .record_timeline = true};
+  std::vector<int> consumed(10, 0);
+  const auto consume = [&](std::size_t begin, std::size_t) { ++consumed[begin / 1000]; };
+  const auto run_unchecked = [&](ksync::cuda::pipeline_plan<float>& plan) {
+    (void)plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{}, consume);
+  };
+  const auto runs_to_the_reference = [&](ksync::cuda::pipeline_plan<float>& plan) {
+    std::fill(out.data(), out.data() + n, -1.0f);
+    std::fill(consumed.begin(), consumed.end(), 0);
+    run_unchecked(plan);
+    EXPECT_EQ(std::vector<float>(out.data(), out.data() + n), expected);
+    EXPECT_EQ(std::count(consumed.begin(), consumed.end(), 1), 10);
+  };
+  EXPECT_GE(ksync::test::expect_every_cuda_failure_is_clean(
+                [&] {
+                  ksync::cuda::pipeline_plan<float> plan(n, config);
+                  run_unchecked(plan);
+                },
+                [] {}),
+            20);
+  ksync::cuda::pipeline_plan<float> kept(n, config);
+  run_unchecked(kept);
+  EXPECT_GE(ksync::test::expect_every_cuda_failure_is_clean([&] { run_unchecked(kept); },
+                                                            [&] { runs_to_the_reference(kept); }),
+            20);
 }
 
 TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {

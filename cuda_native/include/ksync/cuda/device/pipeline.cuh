@@ -183,17 +183,18 @@ class pipeline_plan {
         for (std::size_t c = 0; c < chunks_; ++c)
           copy_out(c);
       }
+      for (std::size_t s = 0; s < streams_.size(); ++s)
+        ends_[s].record(streams_[s].get());
+      for (std::size_t s = 0; s < streams_.size(); ++s) {
+        ends_[s].synchronize();
+        report.milliseconds = std::max(report.milliseconds, ends_[s].milliseconds_since(*origin_));
+      }
     } catch (...) {
-      // What was enqueued still reads the host spans and `tasks`: let it finish before they go.
+      // A failed call, wherever it came: what was enqueued still reads the host spans and writes `tasks`
+      // and `failure`, which live in this frame. Let it finish before they go.
       for (const auto& s : streams_)
         (void)cudaStreamSynchronize(s.get());
       throw;
-    }
-    for (std::size_t s = 0; s < streams_.size(); ++s)
-      ends_[s].record(streams_[s].get());
-    for (std::size_t s = 0; s < streams_.size(); ++s) {
-      ends_[s].synchronize();
-      report.milliseconds = std::max(report.milliseconds, ends_[s].milliseconds_since(*origin_));
     }
     if (config_.record_timeline) {
       report.timeline.reserve(chunks_);
