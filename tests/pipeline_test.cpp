@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::pipeline against the host reference on whatever backend Kokkos has, by every implementation it
 // reaches (native through the bridge on Kokkos::Cuda): every stream count, both issue orders, tail chunks,
-// pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views; the argument checks.
+// pageable (HostSpace) and pinned (SharedHostPinnedSpace) host Views; the argument checks; a Kokkos call
+// failing midway.
 #include "support/errors.hpp"
 #include "support/functors.hpp"
 #include "support/kokkos.hpp"
@@ -11,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -114,6 +117,58 @@ TEST(Pipeline, BadArgumentsThrowNamingThem) {
   EXPECT_NE(message(100, {.chunk_elements = 10, .order = static_cast<issue_order>(5)})
                 .find("config.order = 5 is not an issue_order"),
             std::string::npos);
+}
+
+// Kokkos Tools callbacks that make the k-th pipeline transform throw before it is issued, as a Kokkos call
+// that fails midway would, and count the fences run() makes on its way out.
+namespace failing_transform {
+int transforms_before_failure = 0;
+int transforms_seen = 0;
+int fences_on_the_way_out = 0;
+void begin_parallel_for(const char* label, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
+  if (std::string_view(label) != "ksync::pipeline::transform") return;
+  if (transforms_seen++ == transforms_before_failure) throw std::runtime_error("an injected Kokkos failure");
+}
+void begin_fence(const char* label, std::uint32_t /*device*/, std::uint64_t* /*handle*/) {
+  if (std::string_view(label) == "ksync::pipeline: chunks issued before a failure done") ++fences_on_the_way_out;
+}
+}  // namespace failing_transform
+
+TEST(Pipeline, AFailureMidwayFencesEveryInstanceBeforeTheExceptionLeaves) {
+  const Kokkos::DefaultExecutionSpace exec;
+  constexpr std::size_t n = 10'000;
+  constexpr int streams = 4;
+  const Kokkos::View<float*, Kokkos::HostSpace> in("in", n);
+  const Kokkos::View<float*, Kokkos::HostSpace> out("out", n);
+  for (std::size_t i = 0; i < n; ++i)
+    in(i) = static_cast<float>(i % 97);
+  ksync::pipeline_plan<Kokkos::DefaultExecutionSpace, float> plan(
+      exec, n, {.chunk_elements = 1000, .streams = streams, .order = issue_order::depth_first});
+  failing_transform::transforms_before_failure = 3;
+  failing_transform::transforms_seen = 0;
+  failing_transform::fences_on_the_way_out = 0;
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(failing_transform::begin_parallel_for);
+  Kokkos::Tools::Experimental::set_begin_fence_callback(failing_transform::begin_fence);
+  std::string message;
+  try {
+    plan.run(in, out, TwiceAndOne{});
+  } catch (const std::runtime_error& error) {
+    message = error.what();
+  }
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
+  EXPECT_EQ(message, "an injected Kokkos failure");
+  EXPECT_EQ(failing_transform::fences_on_the_way_out, streams);
+  // Depth first, chunk by chunk: the three chunks before the failure were copied back before run() left.
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < 3000; ++i)
+    wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+  EXPECT_EQ(wrong, 0u);
+  // The plan is usable afterwards.
+  plan.run(in, out, TwiceAndOne{});
+  for (std::size_t i = 0; i < n; ++i)
+    wrong += out(i) != TwiceAndOne{}(in(i)) ? 1 : 0;
+  EXPECT_EQ(wrong, 0u);
 }
 
 TEST(Pipeline, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {

@@ -68,7 +68,8 @@ class pipeline_plan {
   [[nodiscard]] const pipeline_config& config() const noexcept { return config_; }
 
   // host_out(i) = f(host_in(i)) for i in [0, size()): rank-1 host-accessible Views of In and Out holding at
-  // least size() elements. Blocking: fences the plan's instances (never `exec` or the whole device).
+  // least size() elements. Blocking: fences the plan's instances (never `exec` or the whole device), also
+  // before an exception from a call midway leaves.
   template <class HostIn, class HostOut, class F>
   void run(const HostIn& host_in, const HostOut& host_out, const F& f) {
     static_assert(detail::is_host_view_v<HostIn> && detail::is_host_view_v<HostOut>,
@@ -94,39 +95,59 @@ class pipeline_plan {
           Range(instance_of(c), static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
           detail::TransformEach<std::remove_cvref_t<decltype(in)>, std::remove_cvref_t<decltype(out)>, F>{in, out, f});
     };
-    if constexpr (!copies_chunks) {
-      // The host views are the execution space's own memory: nothing to copy, each chunk in place.
-      for (std::size_t c = 0; c < chunks; ++c)
-        transform(c, host_in, host_out);
-    } else {
-      const auto copy_in = [&](std::size_t c) {
-        const auto range = chunk_range(c);
-        Kokkos::deep_copy(instance_of(c), Kokkos::subview(device_in_, range), Kokkos::subview(host_in, range));
-      };
-      const auto copy_out = [&](std::size_t c) {
-        const auto range = chunk_range(c);
-        Kokkos::deep_copy(instance_of(c), Kokkos::subview(host_out, range), Kokkos::subview(device_out_, range));
-      };
-      if (config_.order == issue_order::depth_first) {
-        for (std::size_t c = 0; c < chunks; ++c) {
-          copy_in(c);
-          transform(c, device_in_, device_out_);
-          copy_out(c);
-        }
+    const auto issue = [&] {
+      if constexpr (!copies_chunks) {
+        // The host views are the execution space's own memory: nothing to copy, each chunk in place.
+        for (std::size_t c = 0; c < chunks; ++c)
+          transform(c, host_in, host_out);
       } else {
-        for (std::size_t c = 0; c < chunks; ++c)
-          copy_in(c);
-        for (std::size_t c = 0; c < chunks; ++c)
-          transform(c, device_in_, device_out_);
-        for (std::size_t c = 0; c < chunks; ++c)
-          copy_out(c);
+        const auto copy_in = [&](std::size_t c) {
+          const auto range = chunk_range(c);
+          Kokkos::deep_copy(instance_of(c), Kokkos::subview(device_in_, range), Kokkos::subview(host_in, range));
+        };
+        const auto copy_out = [&](std::size_t c) {
+          const auto range = chunk_range(c);
+          Kokkos::deep_copy(instance_of(c), Kokkos::subview(host_out, range), Kokkos::subview(device_out_, range));
+        };
+        if (config_.order == issue_order::depth_first) {
+          for (std::size_t c = 0; c < chunks; ++c) {
+            copy_in(c);
+            transform(c, device_in_, device_out_);
+            copy_out(c);
+          }
+        } else {
+          for (std::size_t c = 0; c < chunks; ++c)
+            copy_in(c);
+          for (std::size_t c = 0; c < chunks; ++c)
+            transform(c, device_in_, device_out_);
+          for (std::size_t c = 0; c < chunks; ++c)
+            copy_out(c);
+        }
       }
+    };
+    try {
+      issue();
+    } catch (...) {
+      // A call failed midway (Kokkos throws, say, for memory it cannot get): what was issued before still
+      // reads host_in and writes host_out. Let it finish before the caller's Views can go.
+      fence_after_failure();
+      throw;
     }
     for (const auto& instance : instances_)
       instance.fence("ksync::pipeline: chunks done");
   }
 
  private:
+  // Every instance fenced; a fence that fails too is passed over (the first failure is the one to report).
+  void fence_after_failure() const noexcept {
+    for (const auto& instance : instances_) {
+      try {
+        instance.fence("ksync::pipeline: chunks issued before a failure done");
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the exception being handled is the one to report
+      }
+    }
+  }
+
   static constexpr const char* where = "ksync::pipeline";
   // GPU backends; on host backends the execution space's memory is the host's, so host Views need no copy.
   static constexpr bool copies_chunks = !detail::runs_on_host<ExecutionSpace>;
