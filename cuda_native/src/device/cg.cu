@@ -126,8 +126,13 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
   const std::int64_t per_block = static_cast<std::int64_t>(detail::cg_kernels::block_size) * tuning.elements_per_thread;
   const auto blocks = static_cast<unsigned int>(
       std::clamp<std::int64_t>((n + per_block - 1) / per_block, 1, buffers_->partial_slots / 2));
-  if (options.record_history && buffers_->history.size() < static_cast<std::size_t>(options.max_iterations) + 1)
+  if (options.record_history && buffers_->history.size() < static_cast<std::size_t>(options.max_iterations) + 1) {
     buffers_->history = device_buffer<double>(static_cast<std::size_t>(options.max_iterations) + 1, where);
+    // NaN (all bits set) until a solve writes an entry: an entry that a stale kernel failed to write then
+    // shows as NaN, not as whatever the memory held (perhaps another solve's equal history).
+    KSYNC_CUDA_CHECK(
+        cudaMemsetAsync(buffers_->history.data(), 0xFF, buffers_->history.size() * sizeof(double), stream));
+  }
   std::vector<double> host_history;
   const detail::cg_run<T> run{.stream = stream,
                               .b = b,

@@ -68,23 +68,34 @@ outcome solve_with(ksync::cuda::cg_solver<double>& solver, const solve_inputs& i
   return out;
 }
 
-void expect_same(const outcome& got, const outcome& want) {
+// The same answer as `want` within rounding; bit for bit where the two solves must have run the same grid
+// (a stale grid's reductions round differently, the only trace it leaves).
+void expect_same(const outcome& got, const outcome& want, bool bit_for_bit = false) {
   EXPECT_EQ(got.result.iterations, want.result.iterations);
   EXPECT_EQ(got.result.converged, want.result.converged);
   EXPECT_NEAR(got.result.relative_residual, want.result.relative_residual, 1e-9 * want.result.relative_residual);
-  EXPECT_EQ(got.result.residual_history.size(), want.result.residual_history.size());
+  ASSERT_EQ(got.result.residual_history.size(), want.result.residual_history.size());
+  // An entry no kernel wrote reads NaN (the solver fills a new history with it), which the difference skips.
+  EXPECT_EQ(std::count_if(got.result.residual_history.begin(), got.result.residual_history.end(),
+                          [](double h) { return std::isnan(h); }),
+            0);
+  EXPECT_LE(ksync::test::relative_max_difference(got.result.residual_history, want.result.residual_history), 1e-9)
+      << "the residual history differs";
   EXPECT_LE(ksync::test::relative_max_difference(got.x, want.x), 1e-9) << "max |x - x_fresh| / max |x_fresh|";
+  if (bit_for_bit) {
+    EXPECT_EQ(got.x, want.x) << "x differs from the fresh solver's in its last bits";
+  }
 }
 
 // For each form: one solver solves `first`, then `second`, which must agree with a fresh solver's answer.
-void expect_second_as_fresh(const solve_inputs& first, const solve_inputs& second) {
+void expect_second_as_fresh(const solve_inputs& first, const solve_inputs& second, bool bit_for_bit = false) {
   for (const auto form : native_forms) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     ksync::cuda::cg_solver<double> solver(m);
     (void)solve_with(solver, first, form);
     const auto reused = solve_with(solver, second, form);
     ksync::cuda::cg_solver<double> fresh(m);
-    expect_same(reused, solve_with(fresh, second, form));
+    expect_same(reused, solve_with(fresh, second, form), bit_for_bit);
   }
 }
 
@@ -112,14 +123,20 @@ TEST(CgReuseGpu, EachCapturedInputChangedOnce) {
       {"x", [&](solve_inputs& in) { in.x = p.other_x.data(); }},
       {"history on", [](solve_inputs& in) { in.options.record_history = true; }},
       {"tolerance", [](solve_inputs& in) { in.options.tolerance = 1e-3; }},
+      // Below check_every (a shorter batch too), and above it (the same batch length).
       {"max_iterations", [](solve_inputs& in) { in.options.max_iterations = 7; }},
+      {"max_iterations, same batch", [](solve_inputs& in) { in.options.max_iterations = 21; }},
       {"check_every", [](solve_inputs& in) { in.options.check_every = 1; }},
-      {"elements_per_thread (the grid)", [](solve_inputs& in) { in.tuning.elements_per_thread = 64; }},
       {"stream", [&](solve_inputs& in) { in.stream = other_stream.get(); }},
   };
   for (const auto& [name, change] : changes) {
     SCOPED_TRACE(std::string("changed: ") + name);
     expect_second_as_fresh(base, changed(base, change));
+  }
+  {
+    // 4 blocks of step kernels instead of 1 (m * m = 1024 unknowns, 4 per thread by default).
+    SCOPED_TRACE("changed: elements_per_thread (the grid)");
+    expect_second_as_fresh(base, changed(base, [](solve_inputs& in) { in.tuning.elements_per_thread = 1; }), true);
   }
   SCOPED_TRACE("history off after on");
   const auto with_history = changed(base, [](solve_inputs& in) { in.options.record_history = true; });
@@ -127,6 +144,31 @@ TEST(CgReuseGpu, EachCapturedInputChangedOnce) {
   SCOPED_TRACE("batch of 1 kept where 10 are asked for");
   const auto one_per_batch = changed(base, [](solve_inputs& in) { in.options = cg_options_with(1e-10, 120, 1); });
   expect_second_as_fresh(one_per_batch, changed(one_per_batch, [](solve_inputs& in) { in.options.check_every = 10; }));
+}
+
+// ksync::cuda::cg keeps a solver per thread, keyed on (m, device): another m on the same thread must solve
+// as a fresh solver of that extent does.
+TEST(CgReuseGpu, TheThreadsKeptSolverIsRemadeForAnotherExtent) {
+  KSYNC_REQUIRE_GPU();
+  constexpr int smaller = m - 8;
+  const std::size_t unknowns = std::size_t{smaller} * smaller;
+  const problem p;
+  const buffer small_b(ksync::test::cg_right_hand_side<double>(smaller, 43u));
+  buffer small_x(unknowns);
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
+    (void)ksync::cuda::cg(cudaStreamPerThread, m, p.b.data(), p.x.data(), form, usual);
+    KSYNC_CUDA_CHECK(cudaMemset(small_x.data(), 0, unknowns * sizeof(double)));
+    const auto kept = ksync::cuda::cg(cudaStreamPerThread, smaller, small_b.data(), small_x.data(), form, usual);
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    const std::vector<double> kept_x = small_x.to_host();
+    KSYNC_CUDA_CHECK(cudaMemset(small_x.data(), 0, unknowns * sizeof(double)));
+    ksync::cuda::cg_solver<double> fresh(smaller);
+    const auto want = fresh.solve(cudaStreamPerThread, small_b.data(), small_x.data(), form, usual);
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    EXPECT_EQ(kept.iterations, want.iterations);
+    EXPECT_LE(ksync::test::relative_max_difference(kept_x, small_x.to_host()), 1e-9);
+  }
 }
 
 bool close_to(const std::vector<double>& got, const std::vector<double>& want) {
@@ -265,6 +307,38 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
   ksync::cuda::cg_solver<double> solver(m);
   const auto result = solver.solve(cudaStreamPerThread, p.b.data(), p.x.data(), cg_form::persistent_grid_sync, usual);
   EXPECT_TRUE(result.converged);
+}
+
+// A CUDA call that fails in the middle of a solve, at every checked call a solve makes (construction
+// included): the error names the call and its file:line, nothing is kept, and the solver that failed solves
+// the same problem again as a fresh one does. Few iterations, so that the sanitizer's leak run stays short.
+TEST(CgReuseGpu, AFailedCudaCallMidSolveLeaksNothingAndTheSolverSolvesAgain) {
+  KSYNC_REQUIRE_GPU();
+  const problem p;
+  solve_inputs in = p.base();
+  in.options = cg_options_with(1e-10, 20, 8, true);
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
+    ksync::cuda::cg_solver<double> fresh(m);
+    const outcome reference = solve_with(fresh, in, form);
+    const auto solve_unchecked = [&](ksync::cuda::cg_solver<double>& solver) {
+      // No checked CUDA call of the test's own in the loop's count: the zeroing is unchecked here.
+      (void)cudaMemsetAsync(in.x, 0, n * sizeof(double), in.stream);
+      (void)solver.solve(in.stream, in.b, in.x, form, in.options, in.tuning);
+    };
+    EXPECT_GE(ksync::test::expect_every_cuda_failure_is_clean(
+                  [&] {
+                    ksync::cuda::cg_solver<double> solver(m);
+                    solve_unchecked(solver);
+                  },
+                  [] {}),
+              5);
+    ksync::cuda::cg_solver<double> kept(m);
+    (void)solve_with(kept, in, form);
+    EXPECT_GE(ksync::test::expect_every_cuda_failure_is_clean(
+                  [&] { solve_unchecked(kept); }, [&] { expect_same(solve_with(kept, in, form), reference); }),
+              5);
+  }
 }
 
 }  // namespace
