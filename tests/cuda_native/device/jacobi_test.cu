@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::cuda::jacobi: every native form against the host reference, bit for bit; the graph object; the
-// argument checks. (The portable forms, and the native ones through the bridge, are in tests/jacobi_test.cpp.)
+// ksync::cuda::jacobi: every native form against the host reference, bit for bit; the graph object and the
+// graph kept per thread, rebuilt when an input it captured changes; the argument checks. (The portable forms, and the
+// native ones through the bridge, are in tests/jacobi_test.cpp.)
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
@@ -87,6 +88,50 @@ TEST(JacobiGpu, AGraphReplaysItsPhasesAndBackToBackCallsContinue) {
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
   EXPECT_EQ(u.to_host(), ksync::test::jacobi_reference(start, phases));
   EXPECT_EQ(ksync::cuda::barrier_timeouts(stream), 0u);
+}
+
+// The cuda_graph form keeps the graph it captured per thread: each captured input changed once (the other
+// buffers, fewer points, another phase count, another block size) must give the reference, as a fresh
+// capture does. An odd phase count leaves the result in scratch, so that a graph still sweeping the old
+// scratch shows. The block size shapes the grid only: a stale graph would compute the same bits.
+TEST(JacobiGpu, TheKeptGraphIsRebuiltForEachChangedInput) {
+  KSYNC_REQUIRE_GPU();
+  const cudaStream_t stream = cudaStreamPerThread;
+  constexpr std::size_t n = 10'007;
+  ksync::cuda::device_buffer<float> u(n);
+  ksync::cuda::device_buffer<float> scratch(n);
+  ksync::cuda::device_buffer<float> other_u(n);
+  ksync::cuda::device_buffer<float> other_scratch(n);
+  struct call {
+    const char* changed;
+    ksync::cuda::device_buffer<float>* u;
+    ksync::cuda::device_buffer<float>* scratch;
+    std::size_t n;
+    int phases;
+    int block_size;
+  };
+  const call calls[] = {{"nothing (the first capture)", &u, &scratch, n, 7, 256},
+                        {"u", &other_u, &scratch, n, 7, 256},
+                        {"scratch", &other_u, &other_scratch, n, 7, 256},
+                        {"n", &other_u, &other_scratch, n - 1000, 7, 256},
+                        {"phases", &other_u, &other_scratch, n - 1000, 10, 256},
+                        {"block size", &other_u, &other_scratch, n - 1000, 10, 64},
+                        {"nothing (a replay)", &other_u, &other_scratch, n - 1000, 10, 64}};
+  unsigned int seed = 1;
+  for (const auto& c : calls) {
+    SCOPED_TRACE(std::string("changed: ") + c.changed);
+    std::vector<float> start = ksync::test::jacobi_start<float>(c.n, seed++);
+    std::vector<float> padded = start;
+    padded.resize(n, -7.0f);  // past n: must stay as it is
+    KSYNC_CUDA_CHECK(cudaMemcpy(c.u->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    KSYNC_CUDA_CHECK(cudaMemcpy(c.scratch->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    float* result = ksync::cuda::jacobi(stream, c.u->data(), c.scratch->data(), static_cast<std::int64_t>(c.n),
+                                        c.phases, iteration_form::cuda_graph, {.block_size = c.block_size});
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<float> expected = ksync::test::jacobi_reference(start, c.phases);
+    expected.resize(n, -7.0f);
+    EXPECT_EQ(result == c.u->data() ? c.u->to_host() : c.scratch->to_host(), expected);
+  }
 }
 
 TEST(Jacobi, BadArgumentsThrowNamingThem) {
