@@ -2,6 +2,7 @@
 // ksync::reduce (portable): concurrency, accuracy, rounding and argument checks. Every portable strategy,
 // operator and value type against a host reference is in reduce_typed_test.cpp; native strategies reached
 // through the bridge in bridge_typed_test.cpp and parity_test.cpp.
+#include "support/errors.hpp"
 #include "support/functors.hpp"
 #include "support/kokkos.hpp"
 #include "support/reference.hpp"
@@ -25,8 +26,8 @@ using ksync::reduce_op;
 using ksync::reduce_strategy;
 using ksync::test::to_device;
 
-constexpr reduce_strategy portable_strategies[] = {reduce_strategy::automatic, reduce_strategy::kokkos,
-                                                   reduce_strategy::team, reduce_strategy::tuned};
+const std::vector<reduce_strategy> portable_strategies =
+    ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::portable);
 
 // Calls on two instances of one backend at once, each into its own result.
 TEST(ReduceConcurrency, TwoInstancesReduceIndependently) {
@@ -126,6 +127,15 @@ TEST(ReduceArguments, DotRejectsViewsOfDifferentExtents) {
   } catch (const std::invalid_argument& error) {
     EXPECT_EQ(std::string(error.what()), "ksync::dot: y.extent(0) = 11 but x.extent(0) = 10");
   }
+}
+
+TEST(ReduceArguments, AValueThatIsNoStrategyIsRefused) {
+  const Kokkos::View<float*> data("ksync::test::data", 10);
+  EXPECT_TRUE(ksync::test::refuses(
+      [&] {
+        (void)ksync::reduce(Kokkos::DefaultExecutionSpace{}, data, reduce_op::sum, static_cast<reduce_strategy>(99));
+      },
+      "ksync::reduce: strategy = 99 is not a reduce_strategy"));
 }
 
 // Native strategies run ksync::cuda's kernels: anywhere but Kokkos::Cuda with the native half built they

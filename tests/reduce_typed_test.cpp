@@ -18,8 +18,8 @@
 namespace ksync::test {
 namespace {
 
-constexpr reduce_strategy portable_strategies[] = {reduce_strategy::automatic, reduce_strategy::kokkos,
-                                                   reduce_strategy::team, reduce_strategy::tuned};
+const std::vector<reduce_strategy> portable_strategies =
+    ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::portable);
 
 KSYNC_TYPED_SUITE(Reduce, per_type_values, value_type_index);
 

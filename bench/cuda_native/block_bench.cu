@@ -74,7 +74,7 @@ void register_block_benchmarks(bool smoke) {
     if (!in_reduce_sweep(n, smoke)) add_timed("native/device_copy/float", n, device_copy, timing::throughput);
     add_timed("native/reverse/float", n, time_reverse_out_of_place);
     add_timed("native/reverse_in_place/float", n, time_reverse_in_place);
-    for (const auto form : {ksync::segment_form::tree, ksync::segment_form::shuffle}) {
+    for (const auto form : ksync::ids_of_half<ksync::segment_form>(ksync::strategy_half::native)) {
       for (const int segment : ksync::cuda::segment_reduce_sizes) {
         const std::string name =
             "native/segment_reduce/" + std::string(ksync::to_string(form)) + "/" + std::to_string(segment) + "/float";

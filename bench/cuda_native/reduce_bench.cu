@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace ksync::bench {
 namespace {
@@ -26,9 +27,13 @@ using ksync::reduce_op;
 using ksync::reduce_strategy;
 using ksync::cuda::device_buffer;
 
-constexpr reduce_strategy strategies[] = {reduce_strategy::two_pass, reduce_strategy::last_block,
-                                          reduce_strategy::grid_sync, reduce_strategy::cluster,
-                                          reduce_strategy::atomics};
+// Each native strategy, read from the rows (automatic, no implementation of its own, left out).
+std::vector<reduce_strategy> native_implementations() {
+  std::vector<reduce_strategy> strategies;
+  for (const auto strategy : ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::native))
+    if (ksync::is_native(strategy)) strategies.push_back(strategy);
+  return strategies;
+}
 
 template <class T>
 std::string type_name() {
@@ -160,7 +165,7 @@ void register_operator_and_type_comparisons(std::int64_t n) {
 
 void register_reduce_benchmarks(bool smoke) {
   for (const auto n : reduce_sweep_sizes(smoke)) {
-    for (const auto strategy : strategies) {
+    for (const auto strategy : native_implementations()) {
       add_timed("native/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, time_native_reduce<float>,
                 reduce_op::sum, strategy, ksync::cuda::reduce_tuning{}, timing::throughput);
     }

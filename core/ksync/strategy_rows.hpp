@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace ksync {
 
@@ -104,6 +105,40 @@ template <has_strategy_rows Id>
 [[nodiscard]] constexpr bool is_known(Id id) noexcept {
   return detail::in_rows(strategy_rows(id), id);
 }
+
+// Whether `half`'s entry points take `id`: the half's own rows, those both halves implement, and the
+// choices that are no implementation (`automatic`). False for a value past the rows.
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr bool runs_in(Id id, strategy_half half) noexcept {
+  const strategy_half implemented_by = half_of(id);
+  return is_known(id) &&
+         (implemented_by == half || implemented_by == strategy_half::both || implemented_by == strategy_half::either);
+}
+
+// Every id `half`'s entry points take, in the enum's order: what tests and benchmarks loop over.
+template <has_strategy_rows Id>
+[[nodiscard]] std::vector<Id> ids_of_half(strategy_half half) {
+  std::vector<Id> ids;
+  for (const auto& row : strategy_rows(Id{}))
+    if (runs_in(row.id, half)) ids.push_back(row.id);
+  return ids;
+}
+
+// Their names, for messages, written only when streamed (a check's message is built only when it fails):
+// `out << names_of_half<reduce_strategy>{strategy_half::native}` writes "automatic, two_pass, ...".
+template <has_strategy_rows Id>
+struct names_of_half {
+  strategy_half half;
+  template <class Stream>
+  friend Stream& operator<<(Stream& out, const names_of_half& names) {
+    bool first = true;
+    for (const Id id : ids_of_half<Id>(names.half)) {
+      out << (first ? "" : ", ") << to_string(id);
+      first = false;
+    }
+    return out;
+  }
+};
 
 // Which rows a half's table of implementations must list: its own and those both halves implement.
 template <class Id>

@@ -64,9 +64,7 @@ constexpr void check_reduce_result() {
 }
 
 inline void check_portable_strategy(const char* where, reduce_strategy strategy) {
-  check_argument(strategy == reduce_strategy::automatic || strategy == reduce_strategy::kokkos ||
-                     strategy == reduce_strategy::team || strategy == reduce_strategy::tuned || is_native(strategy),
-                 where, "strategy = ", to_string(strategy), " is unknown");
+  check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy), " is not a reduce_strategy");
 }
 
 // Stores a wider accumulator into the caller's result View, in stream order.

@@ -112,9 +112,9 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
   detail::check_device_memory("b", b, buffers_->device);
   detail::check_device_memory("x", x, buffers_->device);
   ksync::detail::check_cg_options(where, options);
-  check_argument(half_of(form) != strategy_half::portable, where, "form = ", to_string(form),
-                 " is portable (Kokkos); ksync::cuda runs host_scalars, device_scalars, fused, cuda_graph, "
-                 "persistent_grid_sync and persistent_spin_barrier");
+  check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not a cg_form");
+  check_argument(runs_in(form, strategy_half::native), where, "form = ", to_string(form),
+                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<cg_form>{strategy_half::native});
   check_argument(tuning.elements_per_thread >= 1, where, "tuning.elements_per_thread = ", tuning.elements_per_thread,
                  " must be at least 1");
   check_argument(tuning.blocks_per_multiprocessor >= 0, where,

@@ -26,8 +26,8 @@ T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, ite
   check_argument(n == 0 || (u != nullptr && scratch != nullptr), where, "u and scratch must not be null for n = ", n);
   check_argument(n == 0 || u != scratch, where, "u and scratch are the same buffer; the sweeps need two");
   check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
-  check_argument(is_native(form), where, "form = ", ksync::to_string(form),
-                 " is portable (Kokkos); ksync::cuda runs the native forms");
+  check_argument(runs_in(form, strategy_half::native), where, "form = ", ksync::to_string(form),
+                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<iteration_form>{strategy_half::native});
   check_argument(tuning.block_size >= 1 && tuning.block_size <= 1024, where, "tuning.block_size = ", tuning.block_size,
                  " is outside [1, 1024]");
   check_argument(tuning.sweeps_per_barrier >= 1 && tuning.sweeps_per_barrier <= max_sweeps_per_barrier, where,

@@ -13,10 +13,10 @@ void check_reduce_arguments(const char* where, const void* x, const void* y, std
                             const reduce_tuning& tuning) {
   check_argument(x != nullptr || n == 0, where, "data is null but n = ", n);
   check_argument(y != nullptr || n == 0, where, "y is null but n = ", n);
-  check_argument(strategy == reduce_strategy::automatic || is_native(strategy), where,
-                 "strategy = ", to_string(strategy),
-                 " is a portable (Kokkos) strategy; ksync::cuda implements automatic, ",
-                 "two_pass, last_block, grid_sync, cluster and atomics");
+  check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy), " is not a reduce_strategy");
+  check_argument(runs_in(strategy, strategy_half::native), where, "strategy = ", to_string(strategy),
+                 " is a portable (Kokkos) strategy; ksync::cuda implements ",
+                 names_of_half<reduce_strategy>{strategy_half::native});
   check_argument(tuning.block_size == 128 || tuning.block_size == 256 || tuning.block_size == 512, where,
                  "tuning.block_size = ", tuning.block_size, " is not one of 128, 256, 512");
   check_argument(tuning.items_per_thread >= 0, where, "tuning.items_per_thread = ", tuning.items_per_thread,

@@ -65,8 +65,8 @@ void segment_reduce(cudaStream_t stream, const T* data, std::size_t n, int segme
                  compiled_sizes());
   check_argument(is_known(form), "ksync::cuda::segment_reduce", "form = ", static_cast<int>(form),
                  " is not a segment_form");
-  check_argument(is_native(form), "ksync::cuda::segment_reduce", "form = ", to_string(form),
-                 " is portable (Kokkos); ksync::cuda runs the native forms tree and shuffle");
+  check_argument(runs_in(form, strategy_half::native), "ksync::cuda::segment_reduce", "form = ", to_string(form),
+                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<segment_form>{strategy_half::native});
   check_argument((data != nullptr && out != nullptr) || n == 0, "ksync::cuda::segment_reduce",
                  "data or out is null but n = ", n);
   if (n == 0) return;

@@ -33,9 +33,7 @@ namespace {
 using ksync::cg_form;
 using buffer = ksync::cuda::device_buffer<double>;
 
-constexpr cg_form native_forms[] = {
-    cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
-    cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
+const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
 
 constexpr int m = 32;  // small enough for the compute-sanitizer runs (cg_grid_enabled)
 constexpr std::size_t n = std::size_t{m} * m;

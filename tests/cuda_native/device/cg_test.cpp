@@ -21,9 +21,7 @@ namespace {
 
 using ksync::cg_form;
 
-constexpr cg_form native_forms[] = {
-    cg_form::host_scalars, cg_form::device_scalars,       cg_form::fused,
-    cg_form::cuda_graph,   cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier};
+const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
 
 KSYNC_TYPED_GPU_SUITE(CgGpu, ksync::test::floating_types);
 
@@ -150,7 +148,7 @@ TEST(CgGpuArguments, BadInputIsRefusedBeforeAnyWork) {
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), nullptr, cg_form::fused); }), "ksync::cuda::cg: x is null");
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::kokkos_graph); }),
             "ksync::cuda::cg: form = kokkos_graph is portable (Kokkos); ksync::cuda runs host_scalars, "
-            "device_scalars, fused, cuda_graph, persistent_grid_sync and persistent_spin_barrier");
+            "device_scalars, fused, cuda_graph, persistent_grid_sync, persistent_spin_barrier");
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::fused, {}, {.elements_per_thread = 0}); }),
             "ksync::cuda::cg: tuning.elements_per_thread = 0 must be at least 1");
   // A grid that cannot be resident at once: refused before the launch, naming what fits.

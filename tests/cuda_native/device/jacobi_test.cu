@@ -22,9 +22,7 @@ namespace {
 
 using ksync::iteration_form;
 
-constexpr iteration_form native_forms[] = {
-    iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
-    iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph};
+const std::vector<iteration_form> native_forms = ksync::ids_of_half<iteration_form>(ksync::strategy_half::native);
 
 struct grid_shape {
   int blocks_per_multiprocessor;

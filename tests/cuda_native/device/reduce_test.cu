@@ -24,9 +24,9 @@
 namespace ksync::test {
 namespace {
 
-constexpr reduce_strategy native_strategies[] = {reduce_strategy::automatic,  reduce_strategy::two_pass,
-                                                 reduce_strategy::last_block, reduce_strategy::grid_sync,
-                                                 reduce_strategy::cluster,    reduce_strategy::atomics};
+// Every strategy ksync::cuda::reduce takes, read from the rows (automatic and each native one).
+const std::vector<reduce_strategy> native_strategies =
+    ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::native);
 
 // The boundary sizes, plus sizes around one and four sweeps of a full grid over 16-byte packs (P threads
 // = multiprocessors x 2048 at full occupancy) on this device.

@@ -20,7 +20,7 @@
 namespace ksync::test {
 namespace {
 
-constexpr std::array<ksync::segment_form, 2> forms{ksync::segment_form::tree, ksync::segment_form::shuffle};
+const std::vector<ksync::segment_form> forms = ksync::ids_of_half<ksync::segment_form>(ksync::strategy_half::native);
 constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
 
 KSYNC_TYPED_GPU_SUITE(NativeSegmentReduceGpu, value_types);
@@ -80,8 +80,8 @@ TEST(NativeSegmentReduceArguments, SizesNotCompiledInAndPortableFormsAreRefused)
                       "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of 32, 96, 100, 128, "
                       "256, 1024"));
   EXPECT_TRUE(refused(32, ksync::segment_form::team_reduce,
-                      "ksync::cuda::segment_reduce: form = team_reduce is portable (Kokkos); ksync::cuda runs the "
-                      "native forms tree and shuffle"));
+                      "ksync::cuda::segment_reduce: form = team_reduce is portable (Kokkos); ksync::cuda runs tree, "
+                      "shuffle"));
 }
 
 TEST(NativeSegmentReduceArguments, PredicateSegmentsOutsideABlockAreRejected) {
