@@ -221,8 +221,9 @@ void time_round_trips(benchmark::State& state, Call&& call) {
       round_trips_per_sample, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The chunked copy-compute-copy pipeline (pipeline_bench): seed 002's case, y = 2x over 2^24 floats, in
-// chunks of 256 KiB to 64 MiB over 1, 2, 4 and 8 streams (smoke: 2^16 floats, two chunk sizes, 1 and 4).
+// The chunked copy-compute-copy pipeline (pipeline_bench) on the classic overlap example, y = 2x over 2^24
+// floats, in chunks of 256 KiB to 64 MiB over 1, 2, 4 and 8 streams (smoke: 2^16 floats, two chunk sizes,
+// 1 and 4).
 struct scale_by_two {
   KSYNC_HOST_DEVICE float operator()(float x) const { return 2.0f * x; }
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Seed 002's overlapped copy/compute, portable: ksync::pipeline_plan over y = 2x on 2^24 floats with
+// The overlapped copy/compute pipeline, portable: ksync::pipeline_plan over y = 2x on 2^24 floats with
 // Kokkos::SharedHostPinnedSpace host Views (HostSpace for the pageable row), for every instance count, chunk
 // size and issue order. A sample is one blocking run, timed on the host (the plan's instances and device
 // Views are made before timing). The native rows and the bandwidths that bound both are in
@@ -82,7 +82,7 @@ void ksync::bench::register_pipeline_benchmarks(bool smoke) {
       for (const auto kib : pipeline_chunk_kib(smoke))
         rows->Args({streams, kib});
   }
-  // Seed 002's configuration (4 instances, 2^20-float chunks) from pageable memory.
+  // The classic four-stream configuration (4 instances, 2^20-float chunks) from pageable memory.
   benchmark::RegisterBenchmark("portable/pipeline/pageable/depth_first", time_pipeline<Kokkos::HostSpace>,
                                ksync::issue_order::depth_first, smoke)
       ->ArgNames({"streams", "chunk_kib"})

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Seed 002's concurrency lessons, measured (native): the legacy default stream pitfall against a translation
+// Stream concurrency, measured (native): the legacy default stream pitfall against a translation
 // unit built with --default-stream per-thread; many small kernels on one stream and on several; how long a
 // short kernel waits behind a long one that fills the GPU, on a high-priority stream and on an equal one;
 // managed memory migrated page by page on fault, prefetched, and the same data copied explicitly from

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Seed 002's legacy-default-stream pitfall, as one function each translation unit compiles for itself:
+// The legacy-default-stream pitfall, as one function each translation unit compiles for itself:
 // concurrency_bench.cu with the legacy default stream, default_stream_per_thread.cu with
 // `--default-stream per-thread`. The code is the same; only the meaning of a launch without a stream
 // argument differs.

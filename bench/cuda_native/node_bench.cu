@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Several GPUs of one node (seed 002's last section):
+// Several GPUs of one node (docs/multi-gpu.md):
 //   native/node/peer_copy/<path>/<direction>   copies between GPU 0 and GPU 1, peer to peer and staged through
 //                                              pinned host memory, one way each and both ways at once;
 //   native/node/reduce/<combine>/gpus:<G>      the float sum of n elements spread over G GPUs: ksync's peer
 //                                              gather against an NCCL all-reduce of the partials (G = 1 gives
 //                                              the scaling baseline);
-//   native/node/pipeline/gpus:<G>              seed 002's pipeline over G GPUs, each with its own share.
+//   native/node/pipeline/gpus:<G>              the copy/compute pipeline over G GPUs, a share each.
 // Each copy and reduce row is timed with events on GPU 0's stream around a fork to every GPU's stream and a
 // join back, so a row's time covers every GPU's part. Rows that need more GPUs than are visible are not
 // registered.

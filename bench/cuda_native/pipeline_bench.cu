@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Seed 002's overlapped copy/compute, native: ksync::cuda::pipeline_plan over y = 2x on 2^24 floats for every
-// stream count, chunk size and issue order, and what bounds it, measured in the same run: pinned (and
+// The overlapped copy/compute pipeline, native: ksync::cuda::pipeline_plan over y = 2x on 2^24 floats for
+// every stream count, chunk size and issue order, and what bounds it, measured in the same run: pinned (and
 // pageable) copies one way, pinned copies both ways at once, and the kernel alone. tools/pipeline-tables
 // turns them into the ideal bound and the overlap efficiency. A pipeline sample is one run, from its origin
 // event to the last stream's end (the plan's streams, events and device memory are made before timing).
@@ -186,7 +186,7 @@ void ksync::bench::register_pipeline_benchmarks(bool smoke) {
       for (const auto kib : pipeline_chunk_kib(smoke))
         rows->Args({streams, kib});
   }
-  // Seed 002's configuration (4 streams, 2^20-float chunks) from pageable memory.
+  // The classic four-stream configuration (4 streams, 2^20-float chunks) from pageable memory.
   benchmark::RegisterBenchmark("native/pipeline/pageable/depth_first", time_pipeline, ksync::issue_order::depth_first,
                                false, smoke)
       ->ArgNames({"streams", "chunk_kib"})

@@ -106,7 +106,7 @@ constexpr const auto& strategy_rows(transform_strategy /*tag*/) noexcept {
 //   Native (ksync::cuda):
 //   persistent_grid_sync         one cooperative kernel for all phases, grid.sync() between them
 //   persistent_spin_barrier      one kernel, ksync's acquire/release spin barrier between phases
-//   persistent_volatile_barrier  one kernel, seed 003's volatile sense-reversal barrier between phases
+//   persistent_volatile_barrier  one kernel, a volatile sense-reversal (spinning-flag) barrier between phases
 //   launch_per_phase             one kernel launch per phase; the stream orders them
 //   cuda_graph                   those launches captured once into a CUDA graph, replayed per call
 //   Portable (ksync::, any Kokkos backend):
@@ -193,7 +193,7 @@ constexpr const auto& strategy_rows(implementation /*tag*/) noexcept {
 
 // How a chunked copy-compute-copy pipeline issues its steps (ksync::pipeline, ksync::cuda::pipeline).
 //   depth_first    chunk by chunk: host-to-device copy, kernel, device-to-host copy of chunk c, then chunk
-//                  c + 1 (seed 002's order)
+//                  c + 1 (the classic four-stream pipeline's order)
 //   breadth_first  step by step: every chunk's host-to-device copy, then every kernel, then every copy back
 enum class issue_order { depth_first, breadth_first };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::pipeline — seed 002's overlapped copy/compute with Kokkos alone: host_out(i) = f(host_in(i)) for
+// ksync::pipeline — overlapped copy/compute with Kokkos alone: host_out(i) = f(host_in(i)) for
 // i in [0, n), the data cut into chunks spread over `config.streams` execution-space instances
 // (Kokkos::Experimental::partition_space of `exec`): chunk c is copied to the device with
 // deep_copy(instance, ...), transformed by a parallel_for on that instance, and copied back. The native twin

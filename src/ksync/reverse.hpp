@@ -3,8 +3,9 @@
 // Reversal through team scratch memory, written with Kokkos alone. Native twins: ksync::cuda::
 // reverse_in_block (cuda_native/.../device/reverse_in_block.hpp) and ksync::cuda::reverse (.../device/reverse.hpp).
 //
-//   reverse_in_block(exec, in, out)  seed 000's trace: one team stages n <= 128 values in 128 scratch slots
-//                                    (slots past n get zero), one team_barrier, then out[t] = s[n-1-t]
+//   reverse_in_block(exec, in, out)  the participation-bound worked example (docs/glossary.md): one team
+//                                    stages n <= 128 values in 128 scratch slots (slots past n get zero), one
+//                                    team_barrier, then out[t] = s[n-1-t]
 //   reverse(exec, in, out, tile)     any n, out-of-place: team b reverses one tile of `tile` elements
 //   reverse(exec, data, tile)        any n, in place: team b swaps tile b of the front half with its mirror
 // All are asynchronous on `exec`. With implementation::native each runs its native twin on Kokkos::Cuda through

@@ -33,7 +33,7 @@ __device__ void block_barrier(int site, int* ledger, unsigned int* violations) {
   }
 }
 
-// 01 — seed 000's reverse of n = 100 values by 128 threads, where only threads 0..63 reach the barrier.
+// 01 — the 128-thread block reverse of n = 100 values, where only threads 0..63 reach the barrier.
 template <bool Fixed, bool Checked>
 __global__ void partial_barrier(const int* in, int* out, unsigned int* violations) {
   __shared__ int slots[block_threads];
@@ -73,8 +73,8 @@ __global__ void divergent_barrier(const int* in, int* out, unsigned int* violati
   out[t] = slots[block_threads - 1 - t];
 }
 
-// 03 — seed 001's "case 3": a barrier in each branch of an if/else. Two barriers in the source, and the
-// contract is that all threads reach the same one.
+// 03 — a barrier in each branch of an if/else. Two barriers in the source, and the contract is that all
+// threads reach the same one.
 template <bool Fixed, bool Checked>
 __global__ void barrier_per_branch(const int* in, int* out, unsigned int* violations) {
   __shared__ int slots[block_threads];

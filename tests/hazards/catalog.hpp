@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The hazard catalog (docs/hazards.md): each synchronization mistake the seeds warn about, as a small
-// kernel beside its corrected twin. The runner (main.cu) runs one case; tests/hazards/expect.cmake runs it
-// under the check that should catch it. Kernels are compiled twice where ksync's own detectors apply:
-// with plain barriers (for compute-sanitizer) and `checked` (block/checked_barrier.cuh,
-// warp/checked_sync.cuh).
+// The hazard catalog (docs/hazards.md): each synchronization mistake the teaching documents warn about
+// (docs/glossary.md), as a small kernel beside its corrected twin. The runner (main.cu) runs one case;
+// tests/hazards/expect.cmake runs it under the check that should catch it. Kernels are compiled twice where
+// ksync's own detectors apply: with plain barriers (for compute-sanitizer) and `checked`
+// (block/checked_barrier.cuh, warp/checked_sync.cuh).
 #pragma once
 
 #include <ksync/cuda/device_buffer.hpp>

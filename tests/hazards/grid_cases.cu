@@ -16,8 +16,8 @@ namespace ksync::hazards {
 namespace {
 
 // 09 — each block writes its slot, waits at the spin barrier, then reads its neighbour's slot. The large
-// dynamic shared memory request (unused) leaves room for one block per multiprocessor, like seed 000's
-// "two slots".
+// dynamic shared memory request (unused) leaves room for one block per multiprocessor, so the GPU has as
+// few slots as it has multiprocessors (the hazard's grid has one block more).
 __global__ void neighbour_exchange(ksync::cuda::spin_barrier_state* state, std::uint64_t timeout_ns, int* slots,
                                    int* out) {
   if (threadIdx.x == 0) slots[blockIdx.x] = static_cast<int>(blockIdx.x) + 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Hazard 10 (seed 000: a flag is not a barrier): block 2p writes data[p] and raises flag[p]; block 2p + 1
+// Hazard 10 (a flag is not a barrier): block 2p writes data[p] and raises flag[p]; block 2p + 1
 // waits for the flag and reads data[p]. With a plain store and a volatile spin nothing orders the data
 // against the flag: the writer's stores may become visible in either order, and the reader's data load may
 // be served from before the wait (its own earlier read, a register or an L1 line). Each writer first waits

@@ -3,9 +3,9 @@
 """Reads the PTX of spin_loops.cu and checks, per kernel, whether the flag's load sits inside the spin loop.
 
 A loop in PTX is a backward branch: `bra LABEL` (predicated or not) after `LABEL:`. A load "re-reads" when an
-`ld.` instruction lies between such a label and its backward branch. Expected (seed 003): the plain load is
-hoisted out of every loop; the volatile and the acquire load are inside one, and so are the loads of ksync's
-two grid barriers (device/spin_barrier.cuh)."""
+`ld.` instruction lies between such a label and its backward branch. Expected (the spinning-flag trap): the
+plain load is hoisted out of every loop; the volatile and the acquire load are inside one, and so are the
+loads of ksync's two grid barriers (device/spin_barrier.cuh)."""
 
 import re
 import sys

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Seed 003's volatile trap, compiled to PTX and read back by check_spin_loops.py: three kernels wait for
+// The spin-loop volatile trap, compiled to PTX and read back by check_spin_loops.py: three kernels wait for
 // another block to set `*flag`, and two run ksync's own grid barriers. Only the first is wrong: nothing tells the
 // compiler that the plain load can change, so it may load once and spin on a register. The volatile load and the
 // acquire load are re-issued on every iteration. These kernels are never launched; the test reads their PTX.
@@ -15,7 +15,7 @@ extern "C" __global__ void spin_on_plain_flag(const int* flag, int* done) {
   *done = 1;
 }
 
-// Seed 003's fix: a volatile load is performed every time it is written.
+// The fix: a volatile load is performed every time it is written.
 extern "C" __global__ void spin_on_volatile_flag(const volatile int* flag, int* done) {
   while (*flag == 0) {
   }

@@ -20,8 +20,9 @@
 
 namespace ksync::test {
 
-// Sizes where block- and warp-scope patterns change shape: empty, one, around a warp, two warps, the seed's
-// 100, a 128-thread block, a 256-element tile, primes; the large prime 10'000'019 last.
+// Sizes where block- and warp-scope patterns change shape: empty, one, around a warp, two warps, the
+// participation-bound example's 100, a 128-thread block, a 256-element tile, primes; the large prime
+// 10'000'019 last.
 inline constexpr std::array<std::size_t, 22> boundary_sizes{
     0, 1, 31, 32, 33, 63, 64, 65, 99, 100, 101, 127, 128, 129, 255, 256, 257, 509, 1009, 4099, 65537, 10'000'019};
 

@@ -7,8 +7,8 @@ kernel rows, and the portable suite), the pipeline tables of docs/streams.md as 
      ideal bound / measured, where
        bound(C) = max(B / one-way H2D, B / one-way D2H, 2B / both ways, kernel) + C / H2D + C / D2H
      for B bytes each way and chunks of C bytes (one chunk of fill and one of drain);
-  3. the best (fastest) configuration of each path, seed 002's own (4 streams, 4 MiB chunks, depth-first), the
-     serial case (1 stream, one chunk) and the pageable row, and the issue-6 targets.
+  3. the best (fastest) configuration of each path, the classic one (4 streams, 4 MiB chunks, depth-first),
+     the serial case (1 stream, one chunk) and the pageable row, and the issue-6 targets.
 usage: pipeline-tables FILE.json [FILE.json ...]"""
 
 import sys

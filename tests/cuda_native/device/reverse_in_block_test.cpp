@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::cuda::reverse_in_block (seed 000's trace) against a host reference.
+// ksync::cuda::reverse_in_block (the participation-bound worked example) against a host reference.
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
 #include "../../support/types.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Warp-scope reduction and broadcast (warp/reduce.cuh) with the masks seed 001 prescribes: computed where
+// Warp-scope reduction and broadcast (warp/reduce.cuh) with the masks it prescribes: computed where
 // the participants are known, __activemask() read inside a divergent branch.
 #include "../../support/gpu.hpp"
 

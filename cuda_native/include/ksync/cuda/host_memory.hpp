@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Host memory the copy engines can read and write directly (seed 002): page-locked ("pinned") memory.
+// Host memory the copy engines can read and write directly: page-locked ("pinned") memory.
 //   pinned_buffer<T>   n elements from cudaHostAlloc, freed with cudaFreeHost; moves, never copies.
 //   host_registration  pins memory the caller already has (cudaHostRegister) for its lifetime.
 //   is_pinned(ptr)     whether CUDA knows `ptr` as page-locked host memory (pageable memory is copied

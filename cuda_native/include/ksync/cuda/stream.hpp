@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Streams and events as owning objects (seed 002). Both move, never copy (a std::unique_ptr holds the
+// Streams and events as owning objects. Both move, never copy (a std::unique_ptr holds the
 // handle); errors carry the call and the file:line (KSYNC_CUDA_CHECK).
 //   stream  cudaStreamCreateWithPriority: non-blocking by default (it does not wait for the legacy default
 //           stream); `priority` within stream_priority_range() (a lower number is a higher priority).

@@ -154,7 +154,7 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
   return sum;
 }
 
-// The fused steps' sums finish as seed 001's last-block reduction does (finish_last_block): each block
+// The fused steps' sums finish as the last-block (single-pass) reduction does (finish_last_block): each block
 // publishes its share and takes a ticket; the block taking the last one forms the total and stores it.
 template <class T>
 __global__ void __launch_bounds__(block_size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::persistent_grid_sync — the whole solve in one cooperative kernel, cooperative_groups' grid.sync()
-// between the phases (seed 003's persistent kernel): no launch and no host look until CG stops.
+// between the phases (a persistent kernel): no launch and no host look until CG stops.
 #pragma once
 
 #include <ksync/detail/strategy_table.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // iteration_form::persistent_grid_sync — every phase in one cooperative kernel, cooperative_groups'
-// grid.sync() between rounds (seed 003's persistent kernel); the grid comes from the occupancy API.
+// grid.sync() between rounds (a persistent kernel); the grid comes from the occupancy API.
 #pragma once
 
 #include <ksync/detail/strategy_table.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iteration_form::persistent_volatile_barrier — every phase in one kernel, seed 003's volatile
+// iteration_form::persistent_volatile_barrier — every phase in one kernel, the volatile
 // sense-reversal barrier (volatile_spin_barrier_sync) between rounds; gives up as the spin barrier does.
 #pragma once
 

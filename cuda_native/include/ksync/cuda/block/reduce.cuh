@@ -3,7 +3,7 @@
 // Block-scope reductions, two forms. Both take one value per thread of a block of exactly BlockSize threads
 // (blockDim.x == BlockSize, any size from 1 to 1024, multiples of 32 or not) and an operator from
 // ksync/ops.hpp (the shared core).
-//  - reduce_tree (seed 001): a shared-memory tree halved with __syncthreads while more than one warp works,
+//  - reduce_tree: the classic shared-memory tree, halved with __syncthreads while more than one warp works,
 //    finished by warp 0 with __syncwarp.
 //  - reduce_shuffle: each warp reduces with shuffles, then one shared-memory exchange across warps.
 // Each form's shared memory is a type (tree_storage, shuffle_storage), as CUB's TempStorage is: declare one

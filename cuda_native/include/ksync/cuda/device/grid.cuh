@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Grids whose blocks wait for each other (grid.sync(), the spin barriers of spin_barrier.cuh): every block
-// must be resident at once, or the first barrier waits forever for a block that cannot start (seed 000).
+// must be resident at once, or the first barrier waits forever for a block that cannot start (blocks of an
+// ordinary launch cannot wait for each other; docs/glossary.md).
 //   co_resident_grid()   sizes such a grid from the occupancy API: blocks_per_multiprocessor per
 //                        multiprocessor (0: as many as fit), refused with std::invalid_argument when the
 //                        kernel cannot have that many resident;

@@ -5,7 +5,7 @@
 // one wrote. The native forms of ksync::iteration_form differ only in what separates two sweeps:
 //   persistent_grid_sync         one cooperative kernel, grid.sync() (grid from the occupancy API);
 //   persistent_spin_barrier      one kernel, spin_barrier_sync (acquire/release; co-residency checked);
-//   persistent_volatile_barrier  one kernel, volatile_spin_barrier_sync (seed 003's volatile sense flag);
+//   persistent_volatile_barrier  one kernel, volatile_spin_barrier_sync (a volatile sense flag);
 //   launch_per_phase             a kernel launch per sweep, ordered by the stream;
 //   cuda_graph                   those launches captured into a CUDA graph once per (buffers, n, phases,
 //                                block size) on this thread, then replayed (jacobi_graph for your own).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The occupancy model (seed 001): how many blocks of a kernel one multiprocessor holds at once. It is the
+// The occupancy model: how many blocks of a kernel one multiprocessor holds at once. It is the
 // smallest of four limits, each computed from cudaDeviceProp and cudaFuncAttributes with the hardware's
 // allocation granularities:
 //   blocks         the multiprocessor's slot count (maxBlocksPerMultiProcessor: 32 on sm_90);

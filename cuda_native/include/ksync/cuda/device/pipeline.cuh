@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::pipeline — seed 002's overlapped copy/compute: host_out[i] = f(host_in[i]) for i in [0, n),
+// ksync::cuda::pipeline — overlapped copy/compute: host_out[i] = f(host_in[i]) for i in [0, n),
 // the data cut into chunks of `chunk_elements` and spread over `streams` streams (chunk c on stream
 // c % streams): each chunk is copied host-to-device, transformed (ksync::cuda::transform), and copied back,
 // so one chunk's copies overlap other chunks' kernels and copies in the other direction. The portable twin

@@ -3,7 +3,7 @@
 // What ksync::cuda::pipeline (device/pipeline.cuh) reports, and its timeline as a Chrome trace: plain C++,
 // usable without a CUDA compiler. write_chrome_trace() writes the JSON that Perfetto (ui.perfetto.dev) and
 // chrome://tracing open: one row per stream, one slice per step (host-to-device copy, kernel,
-// device-to-host copy) of every chunk — the stand-in for the Nsight Systems view seed 002 uses.
+// device-to-host copy) of every chunk — the stand-in for an Nsight Systems timeline.
 #pragma once
 
 #include <cstddef>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::reverse_in_block — seed 000's worked example, exactly: one block of 128 threads reverses
-// n <= 128 values through shared memory. Threads t < n load in[t] into their own slot, the others write the
-// value type's zero; all 128 reach the same __syncthreads(); threads t < n write out[t] = s[n-1-t]. The
-// data bound (n) guards loads and stores; the participation bound (128) is the whole block. It is not a
-// multi-block reverse: for any n, see device/reverse.hpp. The portable twin is ksync::reverse_in_block.
+// ksync::cuda::reverse_in_block — the participation-bound worked example (docs/glossary.md), exactly: one
+// block of 128 threads reverses n <= 128 values through shared memory. Threads t < n load in[t] into their
+// own slot, the others write the value type's zero; all 128 reach the same __syncthreads(); threads t < n
+// write out[t] = s[n-1-t]. The data bound (n) guards loads and stores; the participation bound (128) is the
+// whole block. It is not a multi-block reverse: for any n, see device/reverse.hpp. The portable twin is
+// ksync::reverse_in_block.
 #pragma once
 
 #include <ksync/cuda/value_types.hpp>

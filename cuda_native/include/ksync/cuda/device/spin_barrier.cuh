@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Home-made grid barriers (seed 003), each with a bounded spin and a co-residency guard:
+// Home-made grid barriers built on spinning flags, each with a bounded spin and a co-residency guard:
 //   spin_barrier_sync           acquire/release atomics (cuda::atomic_ref) on one word: each block's arrival
 //                               (a release add) publishes its writes, and the last arrival flips the word's
 //                               top bit, which the others wait for with acquire loads — one atomic round trip
 //                               per block and no reset, as in the CUDA runtime's own grid barrier.
-//   volatile_spin_barrier_sync  seed 003's form: an atomicAdd counter and a sense flag read through a
+//   volatile_spin_barrier_sync  the classic form: an atomicAdd counter and a sense flag read through a
 //                               `volatile` pointer (so the load stays inside the loop: tests/ptx), with
 //                               __threadfence() before arriving and after seeing the flag for the data.
 // A grid barrier only works when every block of the grid is resident at once: a block that waits for one
-// that cannot start until a slot frees never lets it start (seed 000: two slots, three blocks). So
+// that cannot start until a slot frees never lets it start (e.g. two slots, three blocks). So
 //  - launch through check_co_resident() first: it refuses a grid larger than the occupancy API allows;
 //  - the spin is bounded: a block that waits longer than `timeout_ns` (read from %globaltimer) gives up,
 //    counts itself in state->timed_out and returns false instead of hanging the GPU. The grid's data is
@@ -75,7 +75,7 @@ __device__ inline bool spin_barrier_sync(spin_barrier_state* state, std::uint64_
   return released;
 }
 
-// Seed 003's sense-reversal barrier. `sense` is the caller's per-thread round parity, 0 before the first
+// The volatile sense-reversal barrier. `sense` is the caller's per-thread round parity, 0 before the first
 // call (every thread of the block passes its own copy; the copies stay equal).
 __device__ inline bool volatile_spin_barrier_sync(volatile_spin_barrier_state* state, unsigned int& sense,
                                                   std::uint64_t timeout_ns) {

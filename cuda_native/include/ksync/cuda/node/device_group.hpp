@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::node::device_group — several GPUs of one node used together (seed 002's closing section): one
+// ksync::cuda::node::device_group — several GPUs of one node used together: one
 // non-blocking stream per device, peer access enabled between every pair that supports it, and copies
 // between devices that go peer to peer (cudaMemcpyPeerAsync) where they can and are staged through pinned
 // host memory where they cannot. Which path a pair uses is decided once, when the group is made, and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::node::pipeline — seed 002's chunked copy/compute/copy pipeline split across the GPUs of a
+// ksync::cuda::node::pipeline — the chunked copy/compute/copy pipeline split across the GPUs of a
 // device_group: the n elements are cut into one contiguous share per GPU (sizes differ by at most one) and
 // each GPU runs its own ksync::cuda::pipeline_plan (device/pipeline.cuh) over its share, with its own
 // streams, from its own host thread, so the GPUs' copy engines and links work at the same time. Include from .cu files:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Warp-scope reduction and broadcast with explicit participation masks (seed 001). The mask names the
+// Warp-scope reduction and broadcast with explicit participation masks. The mask names the
 // lanes that must arrive; every lane named must call with the same mask, and no other lane may.
 //  - Where the participants are known (convergent code, a partial last warp), compute the mask:
 //    lanes_mask(count). Never read it with __activemask() there: that reports who happens to be executing

@@ -74,9 +74,10 @@ __device__ T fold_partials(const T* partials, unsigned int count, block::shuffle
   return block::reduce_shuffle<BlockSize>(value, scratch, op);
 }
 
-// Seed 001's single-pass finish. Every thread of the block calls; thread 0 holds `value`, this block's (or
-// cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
-// last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
+// The last-block (single-pass) reduction's finish. Every thread of the block calls; thread 0 holds `value`,
+// this block's (or cluster's) result. It publishes the value in partials[slot], takes a ticket, and the
+// block that takes the last of `slots` tickets combines all partials into *result and resets the ticket for
+// the next call.
 // Returns, in every thread, whether this block was that last one (and so may act on *result, which its
 // thread 0 wrote).
 template <int BlockSize, class T, class Op>

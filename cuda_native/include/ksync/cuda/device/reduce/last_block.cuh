@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// reduce_strategy::last_block (seed 001's single pass): each block publishes its partial behind
+// reduce_strategy::last_block (a single-pass reduction): each block publishes its partial behind
 // __threadfence and takes a ticket; the block that takes the last ticket combines the partials. One kernel.
 #pragma once
 
