@@ -94,7 +94,7 @@ TYPED_TEST(ReduceRounding, ErrorStaysWithinTheDocumentedBound) {
 // The bounds are tight enough to matter: for the largest test size a sum that returned 0 fails each of them
 // (the host bound, 3.8 here with its float runs of 128 terms; the portable GPU bound, 7.7; the native bound
 // with atomics, 18.7, with an H200's 132 multiprocessors and 270,336 resident threads) against |sum| = 175.
-// (gamma(n - 1) * sum |x|, the bound the tests used before, is about 31,700 here: 0 passed it.)
+// (The worst-case bound gamma(n - 1) * sum |x| is about 31,700 here: 0 passes it, so it would catch nothing.)
 TEST(ReduceRoundingBounds, AZeroSumFailsEveryDocumentedBound) {
   const auto host = ksync::test::signed_fractions<float>(1'000'003, 41u + 1'000'003u);
   const ksync::test::rounding_check checks[] = {ksync::test::portable_sum_rounding(host, true, 2),

@@ -4,8 +4,8 @@
 // sample is one blocking solve, start and final look included); seconds_per_iteration is its time over the
 // iterations. The floors: the device copy rate (bytes an iteration moves over it is the bandwidth floor), and
 // the cost of a grid.sync() on the grid the persistent form uses at each m (two per iteration). The blocking
-// round trip rows (round_trip/) time one blocking reduction host to host, by the mailbox (ksync today), by
-// the copy and stream synchronization ksync used before, and by CUB + copy + synchronization.
+// round trip rows (round_trip/) time one blocking reduction host to host, by the mailbox (what ksync's
+// blocking reduce uses), by a copy and a stream synchronization instead, and by CUB + copy + synchronization.
 // The portable forms and Kokkos' own CG are in bench/cg_bench.cpp.
 #include "native.cuh"
 
@@ -133,7 +133,7 @@ void time_round_trip_mailbox(benchmark::State& state) {
   ksync::bench::time_round_trips(state, [&] { return ksync::cuda::reduce(cudaStreamPerThread, data.data(), n); });
 }
 
-// What ksync's blocking reduce did before the mailbox: the result into device memory, a copy to pinned host
+// The round trip without the mailbox, for comparison: the result into device memory, a copy to pinned host
 // memory, and cudaStreamSynchronize.
 void time_round_trip_copy_and_synchronize(benchmark::State& state) {
   const auto data = ksync::bench::make_input(state.range(0));

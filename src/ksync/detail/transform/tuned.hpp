@@ -47,7 +47,7 @@ struct TransformLanes {
 
 // GPU backends, packable in and out of one element size: index p < packs maps 16-byte pack p, index
 // packs + j the tail element packs * width + j. One pack per thread, as many threads as packs: this reaches
-// the device copy's bandwidth where a grid-stride loop over resident threads did not (docs/reductions.md).
+// the device copy's bandwidth where a grid-stride loop over resident threads does not (docs/reductions.md).
 template <class InView, class OutView, class F, class Index>
 struct TransformPacks {
   using In = typename InView::non_const_value_type;

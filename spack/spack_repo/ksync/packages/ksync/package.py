@@ -29,7 +29,7 @@ class Ksync(CMakePackage, CudaPackage):
 
     depends_on("cxx", type="build")
     depends_on("cmake@3.25:", type="build")
-    # CMake 3.25 cannot compile CUDA 13 as C++20 (cuda_std_20 is missing); 3.31 and 4.4 were used.
+    # CMake 3.25 cannot compile CUDA 13 as C++20 (cuda_std_20 is missing); 3.31 and 4.4 are known to work.
     depends_on("cmake@3.31:", type="build", when="+cuda")
     depends_on("kokkos@4.6:5")
     # Kokkos carries the backend: a CUDA build of ksync needs Kokkos built for the same GPU, with device
