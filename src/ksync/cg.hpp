@@ -84,13 +84,13 @@ cg_result solve_native(const ExecutionSpace& exec, const Operator& op,
                        const Kokkos::View<T*, typename ExecutionSpace::memory_space>& x, cg_form form,
                        const cg_options& options) {
   constexpr const char* where = "ksync::cg";
-  check_native_reachable<ExecutionSpace, T>(where, "form", form);
+  check_native_reachable<"ksync::cg", ExecutionSpace, T>(where, "form", form);
   check_argument(std::is_same_v<Operator, poisson_2d>, where, "form = ", to_string(form),
                  " runs ksync::cuda's kernels, which have only the built-in ksync::poisson_2d operator");
   check_contiguous(where, "b", b);
   check_contiguous(where, "x", x);
   if constexpr (std::is_same_v<Operator, poisson_2d>) {
-    return native(bridged<"ksync::cg">, exec, op.m, b, x, form, options);
+    return native<"ksync::cg", T>(exec, op.m, b, x, form, options);
   } else {
     return {};  // not reached: refused above
   }

@@ -60,15 +60,16 @@ template <class ExecutionSpace, class View>
 View jacobi(const ExecutionSpace& exec, const View& u, const View& scratch, int phases,
             iteration_form form = iteration_form::kokkos_parallel_for) {
   constexpr const char* where = "ksync::jacobi";
+  using T = typename View::non_const_value_type;
   detail::check_jacobi_arguments<ExecutionSpace>(where, u, scratch, phases);
   const auto n = static_cast<std::int64_t>(u.extent(0));
   View result = phases % 2 == 0 ? u : scratch;
   detail::check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
-  detail::check_native_reachable<ExecutionSpace, void>(where, "form", form);
+  detail::check_native_reachable<"ksync::jacobi", ExecutionSpace, T>(where, "form", form);
   if (is_native(form)) {
     detail::check_argument(u.span_is_contiguous() && scratch.span_is_contiguous(), where, "form = ", to_string(form),
                            " needs contiguous Views");
-    detail::native(detail::bridged<"ksync::jacobi">, exec, u, scratch, phases, form);
+    detail::native<"ksync::jacobi", T>(exec, u, scratch, phases, form);
     return result;
   }
   if (n == 0 || phases == 0) return result;

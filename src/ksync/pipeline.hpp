@@ -171,14 +171,15 @@ void pipeline(const ExecutionSpace& exec, const HostIn& host_in, const HostOut& 
   constexpr const char* where = "ksync::pipeline";
   static_assert(detail::is_host_view_v<HostIn> && detail::is_host_view_v<HostOut>,
                 "ksync::pipeline: host_in and host_out must be rank-1 Views the host can access");
-  if (detail::runs_native<ExecutionSpace, void>(where, how, /*needs_cuda_compiler=*/true)) {
+  if (detail::runs_native<"ksync::pipeline", ExecutionSpace, typename HostOut::non_const_value_type>(
+          where, how, /*needs_cuda_compiler=*/true)) {
     detail::check_argument(host_in.extent(0) >= n, where, "host_in holds ", host_in.extent(0),
                            " elements, fewer than n = ", n);
     detail::check_argument(host_out.extent(0) >= n, where, "host_out holds ", host_out.extent(0),
                            " elements, fewer than n = ", n);
     detail::check_contiguous(where, "host_in", host_in);
     detail::check_contiguous(where, "host_out", host_out);
-    detail::native(detail::bridged<"ksync::pipeline">, exec, host_in, host_out, n, f, config);
+    detail::native<"ksync::pipeline", typename HostOut::non_const_value_type>(exec, host_in, host_out, n, f, config);
     return;
   }
   pipeline_plan<ExecutionSpace, typename HostIn::non_const_value_type, typename HostOut::non_const_value_type> plan(

@@ -61,10 +61,10 @@ void segment_predicates(const ExecutionSpace& exec, const FlagView& flags, int s
   const auto n = static_cast<std::int64_t>(flags.extent(0));
   const std::int64_t segments =
       detail::checked_segment_count(where, n, segment_size, static_cast<std::int64_t>(out.extent(0)));
-  if (detail::runs_native<ExecutionSpace, void>(where, how)) {
+  if (detail::runs_native<"ksync::segment_predicates", ExecutionSpace, std::int32_t>(where, how)) {
     detail::check_contiguous(where, "flags", flags);
     detail::check_contiguous(where, "out", out);
-    detail::native(detail::bridged<"ksync::segment_predicates">, exec, flags, segment_size, out);
+    detail::native<"ksync::segment_predicates", std::int32_t>(exec, flags, segment_size, out);
     return;
   }
   if (n == 0) return;

@@ -162,10 +162,10 @@ void reduce_into(const ExecutionSpace& exec, const DataView& data, reduce_op op,
   using T = typename DataView::non_const_value_type;
   constexpr const char* where = "ksync::reduce";
   check_portable_strategy(where, strategy);
-  check_native_reachable<ExecutionSpace, T>(where, "strategy", strategy);
+  check_native_reachable<"ksync::reduce", ExecutionSpace, T>(where, "strategy", strategy);
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
-    native(bridged<"ksync::reduce">, exec, data, op, strategy, target);
+    native<"ksync::reduce", T>(exec, data, op, strategy, target);
   } else {
     const char* label = op == reduce_op::sum   ? "ksync::reduce::sum"
                         : op == reduce_op::min ? "ksync::reduce::min"
@@ -182,11 +182,11 @@ void dot_into(const ExecutionSpace& exec, const XView& x, const YView& y, reduce
   static_assert(std::is_same_v<T, typename YView::non_const_value_type>, "ksync::dot: x and y must hold one type");
   check_argument(x.extent(0) == y.extent(0), where, "y.extent(0) = ", y.extent(0), " but x.extent(0) = ", x.extent(0));
   check_portable_strategy(where, strategy);
-  check_native_reachable<ExecutionSpace, T>(where, "strategy", strategy);
+  check_native_reachable<"ksync::dot", ExecutionSpace, T>(where, "strategy", strategy);
   if (is_native(strategy)) {
     check_contiguous(where, "x", x);
     check_contiguous(where, "y", y);
-    native(bridged<"ksync::dot">, exec, x, y, strategy, target);
+    native<"ksync::dot", T>(exec, x, y, strategy, target);
   } else {
     fold_portable<T>("ksync::dot", exec, static_cast<std::int64_t>(x.extent(0)), ProductTerm<XView, YView>{x, y},
                      reduce_op::sum, strategy, target);
@@ -199,10 +199,11 @@ void transform_reduce_into(const ExecutionSpace& exec, const DataView& data, red
   using T = typename DataView::non_const_value_type;
   constexpr const char* where = "ksync::transform_reduce";
   check_portable_strategy(where, strategy);
-  check_native_reachable<ExecutionSpace, T>(where, "strategy", strategy, /*needs_cuda_compiler=*/true);
+  check_native_reachable<"ksync::transform_reduce", ExecutionSpace, T>(where, "strategy", strategy,
+                                                                       /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
-    native(bridged<"ksync::transform_reduce">, exec, data, op, f, strategy, target);
+    native<"ksync::transform_reduce", T>(exec, data, op, f, strategy, target);
   } else {
     fold_portable<T>("ksync::transform_reduce", exec, static_cast<std::int64_t>(data.extent(0)),
                      TransformTerm<DataView, Transform>{data, f}, op, strategy, target);

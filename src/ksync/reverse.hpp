@@ -135,10 +135,10 @@ void reverse_in_block(const ExecutionSpace& exec, const InView& in, const OutVie
   detail::check_argument(n <= static_cast<std::size_t>(reverse_in_block_capacity), where, "in.extent(0) = ", n,
                          " exceeds the block of ", reverse_in_block_capacity);
   detail::check_argument(out.extent(0) == n, where, "out.extent(0) = ", out.extent(0), " but in.extent(0) = ", n);
-  if (detail::runs_native<ExecutionSpace, value_type>(where, how)) {
+  if (detail::runs_native<"ksync::reverse_in_block", ExecutionSpace, value_type>(where, how)) {
     detail::check_contiguous(where, "in", in);
     detail::check_contiguous(where, "out", out);
-    detail::native(detail::bridged<"ksync::reverse_in_block">, exec, in, out);
+    detail::native<"ksync::reverse_in_block", value_type>(exec, in, out);
     return;
   }
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, 1, Kokkos::AUTO);
@@ -164,10 +164,10 @@ void reverse(const ExecutionSpace& exec, const InView& in, const OutView& out, i
       in_begin + in.span() * sizeof(value_type) <= out_begin || out_begin + out.span() * sizeof(value_type) <= in_begin;
   detail::check_argument(disjoint || n == 0, "ksync::reverse", "in and out overlap (n = ", n,
                          "); call reverse(exec, data) to reverse one View in place");
-  if (detail::runs_native<ExecutionSpace, value_type>("ksync::reverse", how)) {
+  if (detail::runs_native<"ksync::reverse", ExecutionSpace, value_type>("ksync::reverse", how)) {
     detail::check_contiguous("ksync::reverse", "in", in);
     detail::check_contiguous("ksync::reverse", "out", out);
-    detail::native(detail::bridged<"ksync::reverse">, exec, in, out, tile);
+    detail::native<"ksync::reverse", value_type>(exec, in, out, tile);
     return;
   }
   if (n == 0) return;
@@ -184,9 +184,9 @@ void reverse(const ExecutionSpace& exec, const DataView& data, int tile = 256,
   using value_type = typename DataView::value_type;
   const auto n = static_cast<std::int64_t>(data.extent(0));
   const int tiles = detail::checked_tile_count(n / 2, tile);
-  if (detail::runs_native<ExecutionSpace, value_type>("ksync::reverse", how)) {
+  if (detail::runs_native<"ksync::reverse", ExecutionSpace, value_type>("ksync::reverse", how)) {
     detail::check_contiguous("ksync::reverse", "data", data);
-    detail::native(detail::bridged<"ksync::reverse">, exec, data, tile);
+    detail::native<"ksync::reverse", value_type>(exec, data, tile);
     return;
   }
   if (n < 2) return;

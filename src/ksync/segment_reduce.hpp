@@ -57,11 +57,12 @@ void segment_reduce(const ExecutionSpace& exec, const DataView& data, int segmen
   const auto n = static_cast<std::int64_t>(data.extent(0));
   detail::checked_segment_count(where, n, segment_size, static_cast<std::int64_t>(out.extent(0)));
   detail::check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not a segment_form");
-  detail::check_native_reachable<ExecutionSpace, typename OutView::value_type>(where, "form", form);
+  detail::check_native_reachable<"ksync::segment_reduce", ExecutionSpace, typename OutView::value_type>(where, "form",
+                                                                                                        form);
   if (is_native(form)) {
     detail::check_contiguous(where, "data", data);
     detail::check_contiguous(where, "out", out);
-    detail::native(detail::bridged<"ksync::segment_reduce">, exec, data, segment_size, op, form, out);
+    detail::native<"ksync::segment_reduce", typename OutView::value_type>(exec, data, segment_size, op, form, out);
     return;
   }
   if (n == 0) return;

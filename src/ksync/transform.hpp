@@ -44,11 +44,12 @@ void transform(const ExecutionSpace& exec, const InView& in, const OutView& out,
                          ")");
   detail::check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy),
                          " is not a transform_strategy");
-  detail::check_native_reachable<ExecutionSpace, void>(where, "strategy", strategy, /*needs_cuda_compiler=*/true);
+  detail::check_native_reachable<"ksync::transform", ExecutionSpace, Out>(where, "strategy", strategy,
+                                                                          /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     detail::check_contiguous(where, "in", in);
     detail::check_contiguous(where, "out", out);
-    detail::native(detail::bridged<"ksync::transform">, exec, in, out, f);
+    detail::native<"ksync::transform", Out>(exec, in, out, f);
     return;
   }
   detail::portable_transform_strategies::dispatch(where, detail::portable_transform_choice(strategy),

@@ -13,9 +13,12 @@
 
 namespace ksync::detail {
 
+template <class T>
+struct twin_of<"ksync::cg", Kokkos::Cuda, T> : twin_for_floating_point<T> {};
+
 template <class BView, class XView>
-cg_result native(operation<"ksync::cg"> /*tag*/, const Kokkos::Cuda& exec, const std::int64_t& m, const BView& b,
-                 const XView& x, const cg_form& form, const cg_options& options) {
+cg_result twin(operation<"ksync::cg"> /*tag*/, const Kokkos::Cuda& exec, std::int64_t m, const BView& b, const XView& x,
+               cg_form form, const cg_options& options) {
   return ksync::cuda::cg(exec.cuda_stream(), m, b.data(), x.data(), form, options);
 }
 

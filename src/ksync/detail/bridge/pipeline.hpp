@@ -15,9 +15,12 @@
 
 namespace ksync::detail {
 
+template <class T>
+struct twin_of<"ksync::pipeline", Kokkos::Cuda, T> : twin_for_any_element {};
+
 template <class HostIn, class HostOut, class F>
-void native(operation<"ksync::pipeline"> /*tag*/, const Kokkos::Cuda& /*exec*/, const HostIn& host_in,
-            const HostOut& host_out, const std::size_t& n, const F& f, const pipeline_config& config) {
+void twin(operation<"ksync::pipeline"> /*tag*/, const Kokkos::Cuda& /*exec*/, const HostIn& host_in,
+          const HostOut& host_out, std::size_t n, const F& f, const pipeline_config& config) {
   using In = typename HostIn::non_const_value_type;
   using Out = typename HostOut::non_const_value_type;
   (void)ksync::cuda::pipeline(std::span<const In>(host_in.data(), n), std::span<Out>(host_out.data(), n), n, f, config);

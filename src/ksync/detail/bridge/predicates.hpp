@@ -11,9 +11,12 @@
 
 namespace ksync::detail {
 
+template <class T>
+struct twin_of<"ksync::segment_predicates", Kokkos::Cuda, T> : twin_for_any_element {};
+
 template <class FlagView, class OutView>
-void native(operation<"ksync::segment_predicates"> /*tag*/, const Kokkos::Cuda& exec, const FlagView& flags,
-            const int& segment_size, const OutView& out) {
+void twin(operation<"ksync::segment_predicates"> /*tag*/, const Kokkos::Cuda& exec, const FlagView& flags,
+          int segment_size, const OutView& out) {
   ksync::cuda::segment_predicates(exec.cuda_stream(), flags.data(), flags.extent(0), segment_size, out.data());
 }
 

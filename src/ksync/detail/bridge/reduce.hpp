@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The bridge of ksync::reduce, dot and transform_reduce to their native twins (ksync/cuda/device/reduce.hpp,
-// reduce.cuh), in the shape of every bridge file (native_bridge.hpp). Element types ksync::cuda does not
-// compile meet the generic overload, which the callers' checks never let them reach.
+// reduce.cuh), in the shape of every bridge file (native_bridge.hpp): int32, int64, float and double
+// elements.
 #pragma once
 
 #include <ksync/detail/native_bridge.hpp>
@@ -15,10 +15,14 @@
 
 namespace ksync::detail {
 
+template <class T>
+struct twin_of<"ksync::reduce", Kokkos::Cuda, T> : twin_for_value_types<T> {};
+template <class T>
+struct twin_of<"ksync::dot", Kokkos::Cuda, T> : twin_for_value_types<T> {};
+
 template <class DataView, class Result>
-  requires ksync::cuda::is_value_type_v<typename DataView::non_const_value_type>
-void native(operation<"ksync::reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data, const reduce_op& op,
-            const reduce_strategy& strategy, Result& result) {
+void twin(operation<"ksync::reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data, reduce_op op,
+          reduce_strategy strategy, Result& result) {
   using T = typename DataView::non_const_value_type;
   const cudaStream_t stream = exec.cuda_stream();
   into_result<T>(stream, strategy, result,
@@ -26,9 +30,8 @@ void native(operation<"ksync::reduce"> /*tag*/, const Kokkos::Cuda& exec, const 
 }
 
 template <class XView, class YView, class Result>
-  requires ksync::cuda::is_value_type_v<typename XView::non_const_value_type>
-void native(operation<"ksync::dot"> /*tag*/, const Kokkos::Cuda& exec, const XView& x, const YView& y,
-            const reduce_strategy& strategy, Result& result) {
+void twin(operation<"ksync::dot"> /*tag*/, const Kokkos::Cuda& exec, const XView& x, const YView& y,
+          reduce_strategy strategy, Result& result) {
   using T = typename XView::non_const_value_type;
   into_result<T>(exec.cuda_stream(), strategy, result, [&](T* target) {
     ksync::cuda::dot(exec.cuda_stream(), x.data(), y.data(), x.extent(0), strategy, target);
@@ -37,10 +40,12 @@ void native(operation<"ksync::dot"> /*tag*/, const Kokkos::Cuda& exec, const XVi
 
 // A user functor becomes a native kernel only in a translation unit compiled as CUDA.
 #if defined(__CUDACC__)
+template <class T>
+struct twin_of<"ksync::transform_reduce", Kokkos::Cuda, T> : twin_for_value_types<T> {};
+
 template <class DataView, class Transform, class Result>
-  requires ksync::cuda::is_value_type_v<typename DataView::non_const_value_type>
-void native(operation<"ksync::transform_reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data,
-            const reduce_op& op, const Transform& f, const reduce_strategy& strategy, Result& result) {
+void twin(operation<"ksync::transform_reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data, reduce_op op,
+          const Transform& f, reduce_strategy strategy, Result& result) {
   using T = typename DataView::non_const_value_type;
   const cudaStream_t stream = exec.cuda_stream();
   into_result<T>(stream, strategy, result, [&](T* target) {

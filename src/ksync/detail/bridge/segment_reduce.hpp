@@ -11,10 +11,12 @@
 namespace ksync::detail {
 
 // Element types ksync::cuda does not compile meet the generic overload (refused before it is reached).
+template <class T>
+struct twin_of<"ksync::segment_reduce", Kokkos::Cuda, T> : twin_for_value_types<T> {};
+
 template <class DataView, class OutView>
-  requires ksync::cuda::is_value_type_v<typename OutView::value_type>
-void native(operation<"ksync::segment_reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data,
-            const int& segment_size, const reduce_op& op, const segment_form& form, const OutView& out) {
+void twin(operation<"ksync::segment_reduce"> /*tag*/, const Kokkos::Cuda& exec, const DataView& data, int segment_size,
+          reduce_op op, segment_form form, const OutView& out) {
   ksync::cuda::segment_reduce(exec.cuda_stream(), data.data(), data.extent(0), segment_size, op, form, out.data());
 }
 

@@ -11,9 +11,12 @@
 
 namespace ksync::detail {
 
+template <class T>
+struct twin_of<"ksync::transform", Kokkos::Cuda, T> : twin_for_any_element {};
+
 template <class InView, class OutView, class F>
-void native(operation<"ksync::transform"> /*tag*/, const Kokkos::Cuda& exec, const InView& in, const OutView& out,
-            const F& f) {
+void twin(operation<"ksync::transform"> /*tag*/, const Kokkos::Cuda& exec, const InView& in, const OutView& out,
+          const F& f) {
   ksync::cuda::transform(exec.cuda_stream(), in.data(), in.extent(0), out.data(), f);
 }
 
