@@ -6,10 +6,10 @@
 // graph node) are in bench/barrier_bench.cpp; tools/summarize-bench puts both in one table.
 #include "native.cuh"
 
-#include <ksync/cuda/device/cluster.cuh>
-#include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/occupancy.hpp>
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
+#include <ksync/cuda/grid/cluster.cuh>
+#include <ksync/cuda/grid/co_resident.cuh>
 #include <ksync/cuda/runtime.hpp>
 
 #include <cooperative_groups.h>

@@ -10,10 +10,10 @@
 #include "native.cuh"
 
 #include <ksync/cuda/device/cg.hpp>
-#include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/co_resident.cuh>
 #include <ksync/cuda/host_memory.hpp>
 #include <ksync/stencil.hpp>
 

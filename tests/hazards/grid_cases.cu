@@ -6,7 +6,7 @@
 #include "publish_flag.cuh"
 
 #include <ksync/cuda/device/occupancy.hpp>
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
 #include <ksync/cuda/runtime.hpp>
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 A loop in PTX is a backward branch: `bra LABEL` (predicated or not) after `LABEL:`. A load "re-reads" when an
 `ld.` instruction lies between such a label and its backward branch. Expected (the spinning-flag trap): the
 plain load is hoisted out of every loop; the volatile and the acquire load are inside one, and so are the
-loads of ksync's two grid barriers (device/spin_barrier.cuh)."""
+loads of ksync's two grid barriers (grid/barrier.cuh)."""
 
 import re
 import sys

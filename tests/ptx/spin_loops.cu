@@ -4,7 +4,7 @@
 // another block to set `*flag`, and two run ksync's own grid barriers. Only the first is wrong: nothing tells the
 // compiler that the plain load can change, so it may load once and spin on a register. The volatile load and the
 // acquire load are re-issued on every iteration. These kernels are never launched; the test reads their PTX.
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
 
 #include <cuda/atomic>
 
@@ -30,7 +30,7 @@ extern "C" __global__ void spin_on_acquire_flag(int* flag, int* done) {
   *done = 1;
 }
 
-// ksync's two grid barriers (device/spin_barrier.cuh): their wait loops must re-read the flag as well.
+// ksync's two grid barriers (grid/barrier.cuh): their wait loops must re-read the flag as well.
 extern "C" __global__ void library_spin_barrier(ksync::cuda::spin_barrier_state* state) {
   // Participation: every thread of every block of the grid (never launched; only its PTX is read). Data:
   // none; the call is here for its wait loop.

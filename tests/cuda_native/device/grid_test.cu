@@ -4,11 +4,11 @@
 // reports instead of hanging), and cluster.sync() with distributed shared memory for every cluster size.
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/device/cluster.cuh>
-#include <ksync/cuda/device/grid.cuh>
-#include <ksync/cuda/device/spin_barrier.cuh>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/barrier.cuh>
+#include <ksync/cuda/grid/cluster.cuh>
+#include <ksync/cuda/grid/co_resident.cuh>
 #include <ksync/cuda/runtime.hpp>
 
 #include <cooperative_groups.h>

@@ -15,9 +15,10 @@
 #pragma once
 
 #include <ksync/cg_types.hpp>
-#include <ksync/cuda/device/grid.cuh>
-#include <ksync/cuda/device/reduce/kernel.cuh>  // finish_last_block, fold_partials
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/block/reduce.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
+#include <ksync/cuda/grid/last_block.cuh>  // finish_last_block, fold_partials
+#include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
 #include <ksync/ops.hpp>
 #include <ksync/stencil.hpp>

@@ -8,7 +8,7 @@
 
 #include "context.cuh"
 
-#include <ksync/cuda/device/grid.cuh>
+#include <ksync/cuda/grid/co_resident.cuh>
 
 #include <algorithm>
 

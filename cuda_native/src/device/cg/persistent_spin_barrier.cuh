@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::persistent_spin_barrier — the persistent kernel with ksync's acquire/release spin barrier
-// (device/spin_barrier.cuh) instead of grid.sync(): a plain launch of a grid checked co-resident. A block
+// (grid/barrier.cuh) instead of grid.sync(): a plain launch of a grid checked co-resident. A block
 // that waits past tuning.barrier_timeout_ns gives up; the solve then throws instead of hanging.
 #pragma once
 
 #include <ksync/detail/strategy_table.hpp>
 #include "persistent.cuh"
 
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
 
 namespace ksync::cuda::detail::cg_forms {
 

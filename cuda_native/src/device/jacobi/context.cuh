@@ -8,9 +8,9 @@
 #include "kernels.cuh"
 
 #include <ksync/cuda/detail/workspace.hpp>
-#include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/co_resident.cuh>
 
 #include <algorithm>
 #include <cstddef>

@@ -5,8 +5,8 @@
 // kernels, which differ only in the barrier.
 #pragma once
 
-#include <ksync/cuda/device/grid.cuh>
-#include <ksync/cuda/device/spin_barrier.cuh>
+#include <ksync/cuda/grid/barrier.cuh>
+#include <ksync/cuda/grid/stride.cuh>
 #include <ksync/stencil.hpp>
 
 #include <cooperative_groups.h>

@@ -6,8 +6,9 @@
 // cannot hold clusters (KSYNC_CLUSTER_CODE); cluster_launch refuses such code before launching.
 #pragma once
 
-#include <ksync/cuda/device/cluster.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/grid/cluster.cuh>
+#include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
 #include <ksync/detail/strategy_table.hpp>
 

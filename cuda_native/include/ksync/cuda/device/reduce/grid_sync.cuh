@@ -5,8 +5,9 @@
 // the grid never exceeds what the occupancy API says fits, and a tuning that asks for more is refused.
 #pragma once
 
-#include <ksync/cuda/device/grid.cuh>
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/grid/co_resident.cuh>
+#include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <cooperative_groups.h>

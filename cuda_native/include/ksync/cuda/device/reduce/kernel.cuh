@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What every native reduction strategy (this folder, one file each) shares: the read phase, the block phase
-// and the kernel that runs them, the fold over other blocks' partials, the single-pass finish, and the grid
-// the launcher sizes. A strategy supplies the kernel's last step (`finish`) and its launch; strategies.cuh
-// lists them. Private to device/reduce.cuh.
+// and the kernel that runs them, and the grid the launcher sizes. A strategy supplies the kernel's last step
+// (`finish`) and its launch; strategies.cuh lists them. The fold over other blocks' partials and the
+// single-pass finish that some of them take are grid-scope pieces (grid/last_block.cuh). Private to
+// device/reduce.cuh.
 //   read      each thread folds a grid-stride slice into 4 independent accumulators (4 loads in flight),
 //             16 bytes per load when the data is 16-byte aligned, scalar loads for the tail;
 //   block     warp shuffles, then one shared-memory exchange (block::reduce_shuffle);
@@ -59,48 +60,6 @@ __device__ T fold_thread_slice(const Reader& reader, std::size_t n, Op op) {
   for (int k = 1; k < chains; ++k)
     partial[0] = op(partial[0], partial[k]);
   return partial[0];
-}
-
-// Thread 0 gets op over partials[0, count), which other blocks wrote: read through volatile loads (from L2,
-// never from a possibly stale L1 line). Called by every thread of the block (block::reduce_shuffle inside).
-template <int BlockSize, class T, class Op>
-__device__ T fold_partials(const T* partials, unsigned int count, block::shuffle_storage<T, BlockSize>& scratch,
-                           Op op) {
-  T value = Op::template identity<T>();
-  for (unsigned int i = threadIdx.x; i < count; i += BlockSize) {
-    const T partial = *static_cast<const volatile T*>(partials + i);
-    value = op(value, partial);
-  }
-  return block::reduce_shuffle<BlockSize>(value, scratch, op);
-}
-
-// The last-block (single-pass) reduction's finish. Every thread of the block calls; thread 0 holds `value`,
-// this block's (or cluster's) result. It publishes the value in partials[slot], takes a ticket, and the
-// block that takes the last of `slots` tickets combines all partials into *result and resets the ticket for
-// the next call.
-// Returns, in every thread, whether this block was that last one (and so may act on *result, which its
-// thread 0 wrote).
-template <int BlockSize, class T, class Op>
-__device__ bool finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
-                                  T* result, block::shuffle_storage<T, BlockSize>& scratch, Op op) {
-  __shared__ bool is_last;
-  if (threadIdx.x == 0) {
-    partials[slot] = value;
-    __threadfence();  // the partial is visible device-wide before the ticket that announces it
-    is_last = atomicAdd(ticket, 1u) == slots - 1;
-  }
-  // Participation: every thread of the block (the call is block-uniform). Data: is_last, written by thread
-  // 0. Publishes whether this block finishes the reduction.
-  __syncthreads();
-  if (is_last) {      // block-uniform
-    __threadfence();  // every other block's partial was fenced before its ticket; order our reads after ours
-    const T total = fold_partials<BlockSize>(partials, slots, scratch, op);
-    if (threadIdx.x == 0) {
-      *result = total;
-      *ticket = 0;  // the next call on this stream (its workspace) starts from zero
-    }
-  }
-  return is_last;
 }
 
 // One kernel serves every strategy: read, block, then Strategy::finish with this block's value in thread 0.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::reduce_strategies {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Grids whose blocks wait for each other (grid.sync(), the spin barriers of spin_barrier.cuh): every block
+// Grids whose blocks wait for each other (grid.sync(), the spin barriers of grid/barrier.cuh): every block
 // must be resident at once, or the first barrier waits forever for a block that cannot start (blocks of an
 // ordinary launch cannot wait for each other; docs/glossary.md).
 //   co_resident_grid()   sizes such a grid from the occupancy API: blocks_per_multiprocessor per
 //                        multiprocessor (0: as many as fit), refused with std::invalid_argument when the
 //                        kernel cannot have that many resident;
 //   check_co_resident()  refuses a grid the device cannot hold at once (any launcher of a grid barrier);
-//   launch_cooperative() checks both, and cooperative-launch support, then cudaLaunchCooperativeKernel;
-//   grid_stride_begin()/grid_stride()  the loop every thread of such a grid runs over data larger than it.
+//   launch_cooperative() checks both, and cooperative-launch support, then cudaLaunchCooperativeKernel.
+// The loop every thread of such a grid runs over data larger than it is in grid/stride.cuh.
 #pragma once
 
 #include <ksync/cuda/error.hpp>
@@ -17,7 +17,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <tuple>
 
 namespace ksync::cuda {
@@ -111,14 +110,6 @@ void launch_cooperative(const char* where, void (*kernel)(Parameters...), const 
   detail::check_cooperative_launch(where, device);
   check_co_resident(where, kernel, grid.blocks, grid.block_size, grid.dynamic_shared_bytes, device);
   detail::cooperative_launch(kernel, grid, stream, arguments...);
-}
-
-// The grid-stride loop: this thread's first index and the stride (every thread of the grid once per stride).
-__device__ inline std::int64_t grid_stride_begin() {
-  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ inline std::int64_t grid_stride() {
-  return static_cast<std::int64_t>(gridDim.x) * blockDim.x;
 }
 
 }  // namespace ksync::cuda

@@ -25,7 +25,7 @@
 #pragma once
 
 #include <ksync/cuda/detail/global_timer.cuh>
-#include <ksync/cuda/device/grid.cuh>  // check_co_resident
+#include <ksync/cuda/grid/co_resident.cuh>  // check_co_resident
 
 #include <cuda/atomic>
 

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Seed 001's single-pass finish, a grid-scope building block: every block publishes its value and takes a
+// ticket, and the block that takes the last ticket combines all of them, with no grid barrier and no second
+// kernel.
+//   finish_last_block  publish, take a ticket, and (in the last block) fold every partial into *result;
+//   fold_partials      op over partials other blocks wrote, read through volatile loads, by one block.
+// Used by the native reduction strategies (device/reduce/) and CG's fused and persistent kernels.
+#pragma once
+
+#include <ksync/cuda/block/reduce.cuh>
+
+namespace ksync::cuda::detail {
+
+// Thread 0 gets op over partials[0, count), which other blocks wrote: read through volatile loads (from L2,
+// never from a possibly stale L1 line). Called by every thread of the block (block::reduce_shuffle inside).
+template <int BlockSize, class T, class Op>
+__device__ T fold_partials(const T* partials, unsigned int count, block::shuffle_storage<T, BlockSize>& scratch,
+                           Op op) {
+  T value = Op::template identity<T>();
+  for (unsigned int i = threadIdx.x; i < count; i += BlockSize) {
+    const T partial = *static_cast<const volatile T*>(partials + i);
+    value = op(value, partial);
+  }
+  return block::reduce_shuffle<BlockSize>(value, scratch, op);
+}
+
+// Seed 001's single-pass finish. Every thread of the block calls; thread 0 holds `value`, this block's (or
+// cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
+// last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
+// Returns, in every thread, whether this block was that last one (and so may act on *result, which its
+// thread 0 wrote).
+template <int BlockSize, class T, class Op>
+__device__ bool finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
+                                  T* result, block::shuffle_storage<T, BlockSize>& scratch, Op op) {
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[slot] = value;
+    __threadfence();  // the partial is visible device-wide before the ticket that announces it
+    is_last = atomicAdd(ticket, 1u) == slots - 1;
+  }
+  // Participation: every thread of the block (the call is block-uniform). Data: is_last, written by thread
+  // 0. Publishes whether this block finishes the reduction.
+  __syncthreads();
+  if (is_last) {      // block-uniform
+    __threadfence();  // every other block's partial was fenced before its ticket; order our reads after ours
+    const T total = fold_partials<BlockSize>(partials, slots, scratch, op);
+    if (threadIdx.x == 0) {
+      *result = total;
+      *ticket = 0;  // the next call on this stream (its workspace) starts from zero
+    }
+  }
+  return is_last;
+}
+
+}  // namespace ksync::cuda::detail
