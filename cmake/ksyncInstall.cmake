@@ -34,6 +34,9 @@ endif()
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/core/ksync" "${PROJECT_SOURCE_DIR}/src/ksync"
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(FILES "${PROJECT_BINARY_DIR}/include/ksync/config.hpp" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ksync)
+# The native headers go wholesale, detail/ included: the installed templates include private headers from
+# it (device/reduce.cuh the strategies of detail/reduce/), and the other operations' forms (detail/<op>/,
+# compiled into the library) go with them.
 if(KSYNC_HAS_CUDA_NATIVE)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/cuda_native/include/ksync" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")

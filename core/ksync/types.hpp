@@ -48,7 +48,7 @@ enum class reduce_strategy {
 };
 
 // One row per strategy, in the enum's order: every name and half below comes from here. Each half's table
-// of implementations (detail/reduce/strategies.hpp, ksync/cuda/device/reduce/strategies.cuh) must hold a
+// of implementations (detail/reduce/strategies.hpp, ksync/cuda/detail/reduce/strategies.cuh) must hold a
 // row for each of its strategies, which both check at compile time against this one.
 inline constexpr strategy_row<reduce_strategy> reduce_strategy_rows[] = {
     {.id = reduce_strategy::automatic, .name = "automatic", .half = strategy_half::either},
@@ -123,7 +123,7 @@ enum class iteration_form {
 };
 
 // One row per form, in the enum's order; each half's table of forms (ksync/detail/jacobi/forms.hpp,
-// cuda_native/src/device/jacobi/forms.cuh) is checked against it at compile time. No form is shared: each
+// ksync/cuda/detail/jacobi/forms.cuh) is checked against it at compile time. No form is shared: each
 // half runs its own.
 inline constexpr strategy_row<iteration_form> iteration_form_rows[] = {
     {.id = iteration_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::cg (device/cg.hpp): the solver's buffers, the argument checks, and the dispatch to the form's
-// row of native_cg_forms (cg/forms.cuh).
-#include "cg/forms.cuh"
-
+// row of native_cg_forms (detail/cg/forms.cuh).
+#include <ksync/cuda/detail/cg/forms.cuh>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::cuda::jacobi: the argument checks and the dispatch to the forms (jacobi/, one file each, listed
-// in jacobi/forms.cuh); jacobi_graph and barrier_timeouts.
-#include "jacobi/forms.cuh"
-
+// ksync::cuda::jacobi: the argument checks and the dispatch to the forms (detail/jacobi/, one file each,
+// listed in detail/jacobi/forms.cuh); jacobi_graph and barrier_timeouts.
 #include <ksync/cuda/detail/graph_capture.hpp>
+#include <ksync/cuda/detail/jacobi/forms.cuh>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>

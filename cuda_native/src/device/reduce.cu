@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every native reduction shares on the host: argument checks and the blocking result's path.
+#include <ksync/cuda/detail/reduce/strategies.cuh>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
-#include <ksync/cuda/device/reduce/strategies.cuh>
 #include <ksync/cuda/error.hpp>
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The compiled entry points of ksync::cuda::reduce and dot (device/reduce.hpp), instantiated once per value
-// type by reduce_<type>.cu, so that the four types compile in parallel.
+// type by reduce_<type>.cu, so that the four types compile in parallel. Private to those files; the
+// strategies they dispatch to are in ksync/cuda/detail/reduce/.
 #pragma once
 
 #include <ksync/cuda/device/reduce.cuh>

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include "segment_reduce/forms.cuh"
-
+#include <ksync/cuda/detail/segment_reduce/forms.cuh>
 #include <ksync/cuda/device/segment_reduce.hpp>
 #include <ksync/cuda/error.hpp>
 

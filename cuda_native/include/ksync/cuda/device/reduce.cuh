@@ -6,13 +6,13 @@
 //   transform_reduce(stream, data, n, op, f, strategy, result[, tuning])  asynchronous, into *result
 //   auto r = transform_reduce(stream, data, n, op, f[, strategy, tuning]) blocking; waits on `stream` only
 //
-// One kernel template serves every strategy (reduce/kernel.cuh: read, block, then the strategy's finish);
-// each strategy is one file of reduce/ and one row of the table in reduce/strategies.cuh.
+// One kernel template serves every strategy (detail/reduce/kernel.cuh: read, block, then the strategy's
+// finish); each strategy is one file of detail/reduce/ and one row of the table in detail/reduce/strategies.cuh.
 #pragma once
 
 #include <ksync/cuda/detail/readers.cuh>
+#include <ksync/cuda/detail/reduce/strategies.cuh>
 #include <ksync/cuda/device/reduce.hpp>
-#include <ksync/cuda/device/reduce/strategies.cuh>
 #include <ksync/cuda/error.hpp>
 #include <ksync/ops.hpp>
 
@@ -26,7 +26,7 @@ namespace detail {
 
 // Enqueues op(reader[0, n)) into *result: the one entry point of every native reduction. The arguments were
 // checked by check_reduce_arguments (a native strategy or automatic; a block size of 128, 256 or 512). The
-// strategy's row of native_reduce_strategies (reduce/strategies.cuh) launches it.
+// strategy's row of native_reduce_strategies (detail/reduce/strategies.cuh) launches it.
 template <class Reader, class Op>
 void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op op, reduce_strategy strategy,
                     typename Reader::value_type* result, const reduce_tuning& tuning) {

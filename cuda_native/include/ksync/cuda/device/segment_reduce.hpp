@@ -2,7 +2,7 @@
 //
 // ksync::cuda::segment_reduce — one block per segment of `segment_size` consecutive values (the block size
 // is the segment size), each reduced with a block-scope form from block/reduce.cuh (segment_form::tree or
-// shuffle, ksync/types.hpp; one file each in cuda_native/src/device/segment_reduce/):
+// shuffle, ksync/types.hpp; one file each in detail/segment_reduce/):
 //   out[s] = op(data[s*segment_size], ..., data[min((s+1)*segment_size, n) - 1]),  s < ceil(n / segment_size)
 // The last segment may be short: its missing elements are the operator's identity (data bound), while all
 // of the block's threads still take part in its barriers (participation bound). The portable twin is

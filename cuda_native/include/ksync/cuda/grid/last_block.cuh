@@ -5,7 +5,7 @@
 // kernel.
 //   finish_last_block  publish, take a ticket, and (in the last block) fold every partial into *result;
 //   fold_partials      op over partials other blocks wrote, read through volatile loads, by one block.
-// Used by the native reduction strategies (device/reduce/) and CG's fused and persistent kernels.
+// Used by the native reduction strategies (detail/reduce/) and CG's fused and persistent kernels.
 #pragma once
 
 #include <ksync/cuda/block/reduce.cuh>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The kernels of ksync::cuda::cg (device/cg.hpp), private to cg.cu. Every kernel past the start reads the
-// shared state (cg_scalars, device memory) first and returns at once when `done` is set: work enqueued past
-// convergence leaves every vector as it was. The 2-D Poisson rows come from ksync/stencil.hpp, so the
-// portable twin computes the same products.
+// The kernels of ksync::cuda::cg (device/cg.hpp), private to the native half (src/device/cg.cu). Every
+// kernel past the start reads the shared state (cg_scalars, device memory) first and returns at once when
+// `done` is set: work enqueued past convergence leaves every vector as it was. The 2-D Poisson rows come
+// from ksync/stencil.hpp, so the portable twin computes the same products.
 //
 // The fused step pair (two kernels per iteration; the persistent kernels run the same two phases):
 //   direction_apply  p_new = r + beta p_old and Ap = A p_new in one pass (A p_new formed from r and p_old,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The kernels of ksync::cuda::jacobi (device/jacobi.hpp), private to jacobi.cu: one sweep, the tiled sweeps
-// of temporal blocking, the rounds a persistent kernel runs between its barriers, and the three persistent
-// kernels, which differ only in the barrier.
+// The kernels of ksync::cuda::jacobi (device/jacobi.hpp), private to the native half (src/device/jacobi.cu):
+// one sweep, the tiled sweeps of temporal blocking, the rounds a persistent kernel runs between its
+// barriers, and the three persistent kernels, which differ only in the barrier.
 #pragma once
 
 #include <ksync/cuda/grid/barrier.cuh>

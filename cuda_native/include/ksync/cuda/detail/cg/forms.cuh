@@ -6,13 +6,12 @@
 // here (a struct deriving from implements<id>, with `run`), and its row below.
 #pragma once
 
-#include "cuda_graph.cuh"
-#include "device_scalars.cuh"
-#include "fused.cuh"
-#include "host_scalars.cuh"
-#include "persistent_grid_sync.cuh"
-#include "persistent_spin_barrier.cuh"
-
+#include <ksync/cuda/detail/cg/cuda_graph.cuh>
+#include <ksync/cuda/detail/cg/device_scalars.cuh>
+#include <ksync/cuda/detail/cg/fused.cuh>
+#include <ksync/cuda/detail/cg/host_scalars.cuh>
+#include <ksync/cuda/detail/cg/persistent_grid_sync.cuh>
+#include <ksync/cuda/detail/cg/persistent_spin_barrier.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail {

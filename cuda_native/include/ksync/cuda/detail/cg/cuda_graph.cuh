@@ -5,11 +5,10 @@
 // two per iteration. The host looks between batches, as the fused form does.
 #pragma once
 
-#include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
-#include "fused.cuh"
-
+#include <ksync/cuda/detail/cg/context.cuh>
+#include <ksync/cuda/detail/cg/fused.cuh>
 #include <ksync/cuda/detail/graph_capture.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::cg_forms {
 

@@ -4,8 +4,8 @@
 // between the phases (a persistent kernel): no launch and no host look until CG stops.
 #pragma once
 
+#include <ksync/cuda/detail/cg/persistent.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "persistent.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 

@@ -6,7 +6,7 @@
 // cannot hold clusters (KSYNC_CLUSTER_CODE); cluster_launch refuses such code before launching.
 #pragma once
 
-#include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/detail/reduce/kernel.cuh>
 #include <ksync/cuda/grid/cluster.cuh>
 #include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/cuda/warp/reduce.cuh>

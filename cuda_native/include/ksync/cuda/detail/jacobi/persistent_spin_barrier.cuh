@@ -4,8 +4,8 @@
 // (spin_barrier_sync) between rounds; gives up after tuning.barrier_timeout_ns (barrier_timeouts counts).
 #pragma once
 
+#include <ksync/cuda/detail/jacobi/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 

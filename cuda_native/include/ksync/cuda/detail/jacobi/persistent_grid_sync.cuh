@@ -4,8 +4,8 @@
 // grid.sync() between rounds (a persistent kernel); the grid comes from the occupancy API.
 #pragma once
 
+#include <ksync/cuda/detail/jacobi/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 

@@ -5,8 +5,8 @@
 // passes per iteration against fourteen for the unfused forms, two launches against six.
 #pragma once
 
+#include <ksync/cuda/detail/cg/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 

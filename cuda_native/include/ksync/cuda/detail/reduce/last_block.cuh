@@ -4,7 +4,7 @@
 // __threadfence and takes a ticket; the block that takes the last ticket combines the partials. One kernel.
 #pragma once
 
-#include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/detail/reduce/kernel.cuh>
 #include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/detail/strategy_table.hpp>
 

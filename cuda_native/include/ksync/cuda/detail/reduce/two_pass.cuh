@@ -4,7 +4,7 @@
 // kernel boundary is the grid-wide barrier). One block writes the result directly.
 #pragma once
 
-#include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/detail/reduce/kernel.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::reduce_strategies {

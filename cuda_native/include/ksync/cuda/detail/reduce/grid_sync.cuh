@@ -5,7 +5,7 @@
 // the grid never exceeds what the occupancy API says fits, and a tuning that asks for more is refused.
 #pragma once
 
-#include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/detail/reduce/kernel.cuh>
 #include <ksync/cuda/grid/co_resident.cuh>
 #include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/detail/strategy_table.hpp>

@@ -5,10 +5,9 @@
 // that waits past tuning.barrier_timeout_ns gives up; the solve then throws instead of hanging.
 #pragma once
 
-#include <ksync/detail/strategy_table.hpp>
-#include "persistent.cuh"
-
+#include <ksync/cuda/detail/cg/persistent.cuh>
 #include <ksync/cuda/grid/barrier.cuh>
+#include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::cg_forms {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What every form of ksync::cuda::cg shares on the host: the work buffers, one solve's arguments, the start,
-// the host's looks at the device state, and the result. Private to cg.cu; each form is one file beside it.
+// the host's looks at the device state, and the result. Private to the native half (src/device/cg.cu);
+// each form is one file beside it.
 #pragma once
 
-#include "kernels.cuh"
-
 #include <ksync/cg_types.hpp>
+#include <ksync/cuda/detail/cg/kernels.cuh>
 #include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/device/cg.hpp>

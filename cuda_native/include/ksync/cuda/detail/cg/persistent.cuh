@@ -6,8 +6,7 @@
 // persistent_grid_sync.cuh and persistent_spin_barrier.cuh.
 #pragma once
 
-#include "context.cuh"
-
+#include <ksync/cuda/detail/cg/context.cuh>
 #include <ksync/cuda/grid/co_resident.cuh>
 
 #include <algorithm>

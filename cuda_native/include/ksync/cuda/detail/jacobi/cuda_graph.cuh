@@ -4,10 +4,9 @@
 // replayed: the graph is kept per thread for the last (buffers, n, phases, block size, device) used.
 #pragma once
 
-#include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
-
+#include <ksync/cuda/detail/jacobi/context.cuh>
 #include <ksync/cuda/device/jacobi.hpp>
+#include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>
 #include <memory>

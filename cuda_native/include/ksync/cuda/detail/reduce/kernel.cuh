@@ -3,8 +3,8 @@
 // What every native reduction strategy (this folder, one file each) shares: the read phase, the block phase
 // and the kernel that runs them, and the grid the launcher sizes. A strategy supplies the kernel's last step
 // (`finish`) and its launch; strategies.cuh lists them. The fold over other blocks' partials and the
-// single-pass finish that some of them take are grid-scope pieces (grid/last_block.cuh). Private to
-// device/reduce.cuh.
+// single-pass finish that some of them take are grid-scope pieces (grid/last_block.cuh). Private to the
+// native half, as all of detail/: device/reduce.cuh and src/device/reduce*.cu reach it through strategies.cuh.
 //   read      each thread folds a grid-stride slice into 4 independent accumulators (4 loads in flight),
 //             16 bytes per load when the data is 16-byte aligned, scalar loads for the tail;
 //   block     warp shuffles, then one shared-memory exchange (block::reduce_shuffle);

@@ -6,8 +6,8 @@
 // its shared-memory `storage` and a device-side `reduce`), its row below.
 #pragma once
 
-#include "shuffle.cuh"
-#include "tree.cuh"
+#include <ksync/cuda/detail/segment_reduce/shuffle.cuh>
+#include <ksync/cuda/detail/segment_reduce/tree.cuh>
 
 namespace ksync::cuda::detail {
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include <ksync/cuda/detail/atomic_combine.cuh>
-#include <ksync/cuda/device/reduce/kernel.cuh>
+#include <ksync/cuda/detail/reduce/kernel.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail::reduce_strategies {

@@ -3,8 +3,8 @@
 // iteration_form::launch_per_phase — one kernel launch per sweep; the stream orders them.
 #pragma once
 
+#include <ksync/cuda/detail/jacobi/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 

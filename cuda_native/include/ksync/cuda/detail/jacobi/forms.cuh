@@ -7,12 +7,11 @@
 // from implements<id>, with `run`), its row below.
 #pragma once
 
-#include "cuda_graph.cuh"
-#include "launch_per_phase.cuh"
-#include "persistent_grid_sync.cuh"
-#include "persistent_spin_barrier.cuh"
-#include "persistent_volatile_barrier.cuh"
-
+#include <ksync/cuda/detail/jacobi/cuda_graph.cuh>
+#include <ksync/cuda/detail/jacobi/launch_per_phase.cuh>
+#include <ksync/cuda/detail/jacobi/persistent_grid_sync.cuh>
+#include <ksync/cuda/detail/jacobi/persistent_spin_barrier.cuh>
+#include <ksync/cuda/detail/jacobi/persistent_volatile_barrier.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail {

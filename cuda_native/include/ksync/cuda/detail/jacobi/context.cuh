@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What the forms of ksync::cuda::jacobi share on the host: one call's arguments (jacobi_run), the barrier
-// states in the stream's workspace, the persistent grid and the per-phase launches. Private to jacobi.cu;
-// each form is one file beside it, listed in forms.cuh.
+// states in the stream's workspace, the persistent grid and the per-phase launches. Private to the native
+// half (src/device/jacobi.cu); each form is one file beside it, listed in forms.cuh.
 #pragma once
 
-#include "kernels.cuh"
-
+#include <ksync/cuda/detail/jacobi/kernels.cuh>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/jacobi.hpp>
 #include <ksync/cuda/error.hpp>

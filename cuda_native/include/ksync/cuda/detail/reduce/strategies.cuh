@@ -11,11 +11,11 @@
 // and the names come from), and its row below. docs/architecture.md shows the diff.
 #pragma once
 
-#include <ksync/cuda/device/reduce/atomics.cuh>
-#include <ksync/cuda/device/reduce/cluster.cuh>
-#include <ksync/cuda/device/reduce/grid_sync.cuh>
-#include <ksync/cuda/device/reduce/last_block.cuh>
-#include <ksync/cuda/device/reduce/two_pass.cuh>
+#include <ksync/cuda/detail/reduce/atomics.cuh>
+#include <ksync/cuda/detail/reduce/cluster.cuh>
+#include <ksync/cuda/detail/reduce/grid_sync.cuh>
+#include <ksync/cuda/detail/reduce/last_block.cuh>
+#include <ksync/cuda/detail/reduce/two_pass.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::cuda::detail {

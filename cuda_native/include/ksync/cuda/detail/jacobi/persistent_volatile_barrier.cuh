@@ -4,8 +4,8 @@
 // sense-reversal barrier (volatile_spin_barrier_sync) between rounds; gives up as the spin barrier does.
 #pragma once
 
+#include <ksync/cuda/detail/jacobi/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::jacobi_forms {
 

@@ -5,8 +5,8 @@
 // launch. Two host round trips per iteration; six launches.
 #pragma once
 
+#include <ksync/cuda/detail/cg/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 

@@ -6,8 +6,8 @@
 // iteration, no round trip.
 #pragma once
 
+#include <ksync/cuda/detail/cg/context.cuh>
 #include <ksync/detail/strategy_table.hpp>
-#include "context.cuh"
 
 namespace ksync::cuda::detail::cg_forms {
 
