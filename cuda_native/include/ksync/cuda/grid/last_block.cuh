@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Seed 001's single-pass finish, a grid-scope building block: every block publishes its value and takes a
-// ticket, and the block that takes the last ticket combines all of them, with no grid barrier and no second
+// The last-block (single-pass) reduction's finish, a grid-scope building block: every block publishes its value and
+// takes a ticket, and the block that takes the last ticket combines all of them, with no grid barrier and no second
 // kernel.
 //   finish_last_block  publish, take a ticket, and (in the last block) fold every partial into *result;
 //   fold_partials      op over partials other blocks wrote, read through volatile loads, by one block.
@@ -25,8 +25,8 @@ __device__ T fold_partials(const T* partials, unsigned int count, block::shuffle
   return block::reduce_shuffle<BlockSize>(value, scratch, op);
 }
 
-// Seed 001's single-pass finish. Every thread of the block calls; thread 0 holds `value`, this block's (or
-// cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
+// The last-block (single-pass) reduction's finish. Every thread of the block calls; thread 0 holds `value`, this
+// block's (or cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
 // last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
 // Returns, in every thread, whether this block was that last one (and so may act on *result, which its
 // thread 0 wrote).
