@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/node/reduce/strategies.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/node/reduce.hpp>
-
-#include "combine/strategies.hpp"
 
 #include <cstdint>
 #include <type_traits>

@@ -33,7 +33,7 @@ namespace ksync::cuda::node {
 
 enum class combine_strategy { peer_gather, nccl };
 
-// Both are ksync::cuda's; one file each in cuda_native/src/node/combine/, one table there.
+// Both are ksync::cuda's; one file each in detail/node/reduce/, one table there.
 inline constexpr strategy_row<combine_strategy> combine_strategy_rows[] = {
     {.id = combine_strategy::peer_gather, .name = "peer_gather", .half = strategy_half::native},
     {.id = combine_strategy::nccl, .name = "nccl", .half = strategy_half::native},

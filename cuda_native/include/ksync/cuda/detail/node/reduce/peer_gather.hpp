@@ -5,8 +5,7 @@
 // result is copied to every rank that asked for it.
 #pragma once
 
-#include "slots.hpp"
-
+#include <ksync/cuda/detail/node/reduce/slots.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/node/reduce.hpp>
 #include <ksync/detail/strategy_table.hpp>

@@ -4,8 +4,7 @@
 // all-reduce of those values (builds with NCCL only; node::reduce refuses it elsewhere).
 #pragma once
 
-#include "slots.hpp"
-
+#include <ksync/cuda/detail/node/reduce/slots.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/node/reduce.hpp>

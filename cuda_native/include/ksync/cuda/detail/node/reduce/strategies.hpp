@@ -2,11 +2,11 @@
 //
 // The combine strategies of ksync::cuda::node::reduce, one file each in this folder, and the one table from
 // node::combine_strategy to them (ksync/detail/strategy_table.hpp checks it against combine_strategy_rows).
-// Private to cuda_native/src/node/.
+// Private to the native half (node/reduce.cpp).
 #pragma once
 
-#include "nccl.hpp"
-#include "peer_gather.hpp"
+#include <ksync/cuda/detail/node/reduce/nccl.hpp>
+#include <ksync/cuda/detail/node/reduce/peer_gather.hpp>
 
 namespace ksync::cuda::node::combining {
 

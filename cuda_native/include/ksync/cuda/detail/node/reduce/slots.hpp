@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Where node::reduce's combine strategies keep their partials: each rank's scratch in the group. Private to
-// cuda_native/src/node/.
+// Where node::reduce's combine strategies keep their partials: each rank's scratch in the group. Private to the
+// native half (node/reduce.cpp).
 #pragma once
 
 #include <ksync/cuda/node/device_group.hpp>
