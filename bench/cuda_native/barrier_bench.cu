@@ -93,7 +93,7 @@ void record_barrier_grid(benchmark::State& state, int rounds, unsigned int block
 int device_multiprocessors() {
   int device = 0;
   KSYNC_CUDA_CHECK(cudaGetDevice(&device));
-  return ksync::cuda::detail::multiprocessor_count(device);
+  return ksync::cuda::multiprocessor_count(device);
 }
 
 // One block per multiprocessor of `block_size` threads (warp rows: 32-thread blocks, one warp each).

@@ -110,7 +110,7 @@ __global__ void grid_sync_rounds(int rounds) {
 
 void time_grid_sync(benchmark::State& state, int rounds) {
   const std::int64_t m = state.range(0);
-  const int device = ksync::cuda::detail::stream_device(cudaStreamPerThread);
+  const int device = ksync::cuda::stream_device(cudaStreamPerThread);
   // The persistent CG form's grid at its default tuning: one block per 1024 unknowns, at most what fits.
   ksync::cuda::grid_shape grid =
       ksync::cuda::co_resident_grid("cg_floor/grid_sync", grid_sync_rounds, 256, 0, 0, device);

@@ -85,8 +85,8 @@ void time_priority(benchmark::State& state, bool high) {
   int resident = 0;
   KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, spin_kernel, 128, 0));
   const unsigned int waves = 16;
-  const unsigned int blocks = waves * static_cast<unsigned int>(resident) *
-                              static_cast<unsigned int>(ksync::cuda::detail::multiprocessor_count(0));
+  const unsigned int blocks =
+      waves * static_cast<unsigned int>(resident) * static_cast<unsigned int>(ksync::cuda::multiprocessor_count(0));
   const event launched;
   const event finished;
   const auto run = [&] {

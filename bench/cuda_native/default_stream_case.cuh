@@ -5,8 +5,8 @@
 // argument differs.
 #pragma once
 
-#include <ksync/cuda/detail/global_timer.cuh>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/global_timer.cuh>
 #include <ksync/cuda/stream.hpp>
 
 #include <algorithm>
@@ -16,7 +16,7 @@ namespace ksync::bench {
 namespace {
 
 __global__ void spin_kernel(std::uint64_t nanoseconds) {
-  ksync::cuda::detail::spin_for(nanoseconds);
+  ksync::cuda::spin_for(nanoseconds);
 }
 
 // Two streams made with cudaStreamCreate's default (blocking) flag, each given a kernel of `nanoseconds`,

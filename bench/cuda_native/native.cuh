@@ -73,8 +73,7 @@ void time_on_stream(benchmark::State& state, cudaStream_t stream, std::int64_t b
   // Cold mode: twice the L2 written before each sample, on the same stream, before the start event.
   int l2_bytes = 0;
   if (mode == timing::cold)
-    KSYNC_CUDA_CHECK(
-        cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, ksync::cuda::detail::stream_device(stream)));
+    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, ksync::cuda::stream_device(stream)));
   const ksync::cuda::device_buffer<unsigned char> flush(2 * static_cast<std::size_t>(l2_bytes));
   int sample = 0;
   for (auto _ : state) {

@@ -69,7 +69,7 @@ void time_node_reduce(benchmark::State& state, combine_strategy combine, int gpu
   std::vector<float*> targets;
   double expected = 0;  // each part holds the bench pattern, i % 8 from its own start
   for (int r = 0; r < gpus; ++r) {
-    const ksync::cuda::detail::device_guard on(group.device(r));
+    const ksync::cuda::device_guard on(group.device(r));
     const auto part = static_cast<std::int64_t>(data.part_size(r));
     ksync::bench::fill_pattern<<<1024, 256, 0, group.stream(r)>>>(data.part(r), part);
     KSYNC_CUDA_CHECK_LAUNCH("fill_pattern");

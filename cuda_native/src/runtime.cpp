@@ -38,8 +38,6 @@ gpu_presence gpu_presence_here(int required) noexcept {
                             std::getenv("CUDA_VISIBLE_DEVICES") != nullptr);
 }
 
-namespace detail {
-
 int stream_device(cudaStream_t stream) {
   int device = 0;
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
@@ -65,6 +63,8 @@ int multiprocessor_count(int device) {
   }
   return count;
 }
+
+namespace detail {
 
 cudaMemPool_t scratch_pool(int device) {
   constexpr int max_devices = 64;

@@ -15,7 +15,7 @@
 // exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the built-in operator and
 // contiguous Views; elsewhere they throw std::invalid_argument. Where the host looks at the state (blocking
 // dots of host_scalars, the checks of the other forms) it does so through mapped pinned memory on
-// Kokkos::Cuda (ksync/cuda/detail/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
+// Kokkos::Cuda (ksync/cuda/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
 //
 // Operators. The built-in ksync::poisson_2d{m} (the 5-point Laplacian on m x m unknowns, ksync/stencil.hpp),
 // or your own, in one of two shapes:

@@ -40,8 +40,7 @@ outcome run_oversubscribed_grid(variant which, bool /*checked*/) {
   // otherwise go unseen.
   const int per_multiprocessor =
       ksync::cuda::model_occupancy(neighbour_exchange, threads, shared_bytes, device).blocks_per_multiprocessor;
-  const auto resident =
-      static_cast<unsigned int>(per_multiprocessor * ksync::cuda::detail::multiprocessor_count(device));
+  const auto resident = static_cast<unsigned int>(per_multiprocessor * ksync::cuda::multiprocessor_count(device));
   const unsigned int blocks = which == variant::fixed ? resident : resident + 1;
   outcome result;
   try {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <ksync/cuda/allocation.hpp>
-#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/runtime.hpp>
 
 #include <cstddef>

@@ -118,7 +118,7 @@ cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form for
                  " must be at least 1");
   check_argument(tuning.blocks_per_multiprocessor >= 0, where,
                  "tuning.blocks_per_multiprocessor = ", tuning.blocks_per_multiprocessor, " is negative");
-  const int device = detail::stream_device(stream);
+  const int device = stream_device(stream);
   check_argument(device == buffers_->device, where, "the stream belongs to device ", device,
                  " but the solver's buffers to device ", buffers_->device);
   const std::int64_t n = m_ * m_;
@@ -156,8 +156,8 @@ template <class T>
 cg_result cg(cudaStream_t stream, std::int64_t m, const T* b, T* x, cg_form form, const cg_options& options,
              const cg_tuning& tuning) {
   detail::check_extent(m);
-  const int device = detail::stream_device(stream);
-  const detail::device_guard on(device);  // the buffers go where the stream runs
+  const int device = stream_device(stream);
+  const device_guard on(device);  // the buffers go where the stream runs
   thread_local std::unique_ptr<cg_solver<T>> solver;
   thread_local std::tuple<std::int64_t, int> key{-1, -1};
   if (!solver || key != std::make_tuple(m, device)) {

@@ -30,7 +30,7 @@ std::string cluster_gap(const void* kernel, int device) {
     reason << "has no thread-block clusters; they need compute capability 9.0 or newer";
     return reason.str();
   }
-  const detail::device_guard on_device(device);
+  const device_guard on_device(device);
   cudaFuncAttributes attributes{};
   KSYNC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   // ptxVersion is the virtual architecture the code was compiled for (80 for sm_80 machine code and for

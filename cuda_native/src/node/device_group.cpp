@@ -45,7 +45,7 @@ device_group::device_group(std::vector<int> devices, peer_policy policy) : devic
   const int count = size();
   paths_.assign(static_cast<std::size_t>(count) * static_cast<std::size_t>(count), copy_path::staged_through_host);
   for (int from = 0; from < count; ++from) {
-    const detail::device_guard on(devices_[from]);
+    const device_guard on(devices_[from]);
     streams_.emplace_back();
     tails_.emplace_back(cudaEventDisableTiming);
     scratch_.emplace_back(scratch_slot_bytes * static_cast<std::size_t>(count + 1), where);
@@ -168,7 +168,7 @@ void device_group::copy(std::span<const copy_request> copies) {
   for (const auto& c : peer) {
     const auto from = static_cast<std::size_t>(c.from_rank);
     const auto to = static_cast<std::size_t>(c.to_rank);
-    const detail::device_guard on(devices_[from]);
+    const device_guard on(devices_[from]);
     KSYNC_CUDA_CHECK(cudaMemcpyPeerAsync(c.dst, devices_[to], c.src, devices_[from], c.bytes, streams_[from].get()));
   }
   if (!staged.empty()) copy_staged(staged);
@@ -193,12 +193,12 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
     if (found == staging_->links.end()) {  // built whole before it joins the map: a failure adds no half link
       staging_area::link made;
       {
-        const detail::device_guard on(devices_[from]);
+        const device_guard on(devices_[from]);
         made.downloads = std::make_unique<ksync::cuda::stream>();
         for (auto& full : made.full)
           full = std::make_unique<event>(cudaEventDisableTiming);
       }
-      const detail::device_guard on(devices_[to]);
+      const device_guard on(devices_[to]);
       made.uploads = std::make_unique<ksync::cuda::stream>();
       for (auto& drained : made.drained) {
         drained = std::make_unique<event>(cudaEventDisableTiming);
@@ -228,13 +228,13 @@ void device_group::copy_staged(std::span<const copy_request> copies) {
       std::byte* buffer = link.buffer.data() + slot * chunk;
       link.drained[slot]->make_wait(link.downloads->get());  // the buffer's previous chunk has been read out
       {
-        const detail::device_guard on(devices_[static_cast<std::size_t>(c.from_rank)]);
+        const device_guard on(devices_[static_cast<std::size_t>(c.from_rank)]);
         KSYNC_CUDA_CHECK(cudaMemcpyAsync(buffer, static_cast<const std::byte*>(c.src) + offset, count,
                                          cudaMemcpyDeviceToHost, link.downloads->get()));
         link.full[slot]->record(link.downloads->get());
       }
       link.full[slot]->make_wait(link.uploads->get());
-      const detail::device_guard on(devices_[static_cast<std::size_t>(c.to_rank)]);
+      const device_guard on(devices_[static_cast<std::size_t>(c.to_rank)]);
       KSYNC_CUDA_CHECK(cudaMemcpyAsync(static_cast<std::byte*>(c.dst) + offset, buffer, count, cudaMemcpyHostToDevice,
                                        link.uploads->get()));
       link.drained[slot]->record(link.uploads->get());

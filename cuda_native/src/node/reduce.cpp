@@ -14,7 +14,7 @@ template <class T>
 distributed_buffer<T>::distributed_buffer(const device_group& group, std::size_t n)
     : offsets_(detail::balanced_offsets(n, static_cast<std::size_t>(group.size()))) {
   for (int r = 0; r < group.size(); ++r) {  // device_buffer frees what was taken when a later part fails
-    const detail::device_guard on(group.device(r));
+    const device_guard on(group.device(r));
     devices_.push_back(group.device(r));
     parts_.emplace_back(part_size(r), "ksync::cuda::node::distributed_buffer");
   }
@@ -64,7 +64,7 @@ void distributed_buffer<T>::exchange_with_host(const char* where, std::span<Host
   for (int r = 0; r < parts(); ++r) {
     const std::size_t bytes = part_size(r) * sizeof(T);
     if (bytes == 0) continue;
-    const detail::device_guard on(device(r));
+    const device_guard on(device(r));
     if constexpr (std::is_const_v<Host>) {
       detail::copy_to_device_and_wait(part(r), host.data() + part_offset(r), bytes);  // landed on return
     } else {
@@ -107,7 +107,7 @@ T reduce(device_group& group, const distributed_buffer<T>& data, reduce_op op, c
   reduce(group, data, op, combine, std::span<T* const>(results));
   T value{};
   {
-    const detail::device_guard on(group.device(0));
+    const device_guard on(group.device(0));
     KSYNC_CUDA_CHECK(cudaMemcpyAsync(&value, results[0], sizeof(T), cudaMemcpyDeviceToHost, group.stream(0)));
   }
   group.synchronize();

@@ -34,8 +34,7 @@
 
 #if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
 #define KSYNC_NATIVE_BRIDGE 1
-#include <ksync/cuda/detail/mailbox.hpp>
-#include <ksync/cuda/device/reduce.hpp>  // blocking_result, result_is_one_store
+#include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/value_types.hpp>
 #else
 #define KSYNC_NATIVE_BRIDGE 0
@@ -170,23 +169,8 @@ decltype(auto) native(const ExecutionSpace& exec, Arguments&&... arguments) {
   }
 }
 
-#if KSYNC_NATIVE_BRIDGE
-// Runs `enqueue(target)` on `stream` with `target` where the result goes: the rank-0 View's own memory
-// (asynchronous), or, for a host scalar, the stream's mailbox slot (a device slot for strategies that combine
-// with atomics), brought home as ksync::cuda's blocking calls do (ksync/cuda/detail/mailbox.hpp).
-template <class T, class Result, class Enqueue>
-void into_result(cudaStream_t stream, reduce_strategy strategy, Result& result, Enqueue&& enqueue) {
-  if constexpr (Kokkos::is_view_v<Result>) {
-    enqueue(result.data());
-  } else {
-    result =
-        ksync::cuda::detail::blocking_result<T>(stream, ksync::cuda::detail::result_is_one_store(strategy), enqueue);
-  }
-}
-#endif
-
 // Whether blocking results on `ExecutionSpace` of type T come home through ksync::cuda's mailbox
-// (ksync/cuda/detail/mailbox.hpp): the host waits for the value, not for a fence of the instance.
+// (ksync/cuda/mailbox.hpp): the host waits for the value, not for a fence of the instance.
 template <class ExecutionSpace, class T>
 inline constexpr bool has_native_mailbox =
 #if KSYNC_NATIVE_BRIDGE
@@ -205,14 +189,14 @@ T blocking_through_mailbox(const ExecutionSpace& exec, Fold&& fold) = delete;  /
 template <class T, class Fold>
   requires ksync::cuda::is_value_type_v<T>
 T blocking_through_mailbox(const Kokkos::Cuda& exec, Fold&& fold) {
-  return ksync::cuda::detail::blocking_result<T>(exec.cuda_stream(), /*direct=*/true, [&](T* mailbox_slot) {
+  return ksync::cuda::mailbox::receive<T>(exec.cuda_stream(), [&](T* mailbox_slot) {
     Kokkos::View<T, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(mailbox_slot);
     fold(slot);
   });
 }
 #endif
 
-// A post to exec's stream's mailbox and the wait for it (ksync/cuda/detail/mailbox.hpp), for values the
+// A post to exec's stream's mailbox and the wait for it (ksync/cuda/mailbox.hpp), for values the
 // host looks at between batches of work (ksync::cg's convergence checks), in the bridge files' shape.
 template <class ExecutionSpace>
 std::uint32_t native_post(const ExecutionSpace& exec, const void* device_source, std::size_t bytes) = delete;
@@ -221,10 +205,10 @@ void native_wait(const ExecutionSpace& exec, std::uint32_t ticket, void* destina
 
 #if KSYNC_NATIVE_BRIDGE
 inline std::uint32_t native_post(const Kokkos::Cuda& exec, const void* device_source, std::size_t bytes) {
-  return ksync::cuda::detail::post(exec.cuda_stream(), device_source, bytes).epoch;
+  return ksync::cuda::mailbox::post(exec.cuda_stream(), device_source, bytes).epoch;
 }
 inline void native_wait(const Kokkos::Cuda& exec, std::uint32_t ticket, void* destination, std::size_t bytes) {
-  ksync::cuda::detail::wait(exec.cuda_stream(), {ticket}, destination, bytes);
+  ksync::cuda::mailbox::wait(exec.cuda_stream(), {ticket}, destination, bytes);
 }
 #endif
 

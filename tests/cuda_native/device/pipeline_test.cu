@@ -8,10 +8,10 @@
 #include "../../support/functors.hpp"
 #include "../../support/gpu.hpp"
 
-#include <ksync/cuda/detail/global_timer.cuh>
 #include <ksync/cuda/device/pipeline.cuh>
 #include <ksync/cuda/device/transform.cuh>
 #include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/global_timer.cuh>
 #include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/stream.hpp>
 
@@ -219,7 +219,7 @@ TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {
 }
 
 __global__ void write_after(float* data, std::size_t n, float value, std::uint64_t delay_ns) {
-  ksync::cuda::detail::spin_for(delay_ns);
+  ksync::cuda::spin_for(delay_ns);
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     data[i] = value;
 }

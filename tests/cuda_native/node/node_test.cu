@@ -116,7 +116,7 @@ TEST(NodeGpu, CopiesWaitForEarlierWorkOnBothGpusAndLaterWorkWaitsForThem) {
     const std::size_t n = (std::size_t{3} << 20) + 5;  // staged: three 4 MiB chunks and a short one
     distributed_buffer<float> a(group, 2 * n);
     const auto launch = [&](int rank, float* data, float first, long long delay) {
-      const ksync::cuda::detail::device_guard on(group.device(rank));
+      const ksync::cuda::device_guard on(group.device(rank));
       write_after_delay<<<264, 256, 0, group.stream(rank)>>>(data, n, first, delay);
       ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     };

@@ -36,20 +36,11 @@ enum class gpu_presence { run, skip, fail };
 // judge_gpu_presence for this process (CUDA_VISIBLE_DEVICES set, even empty, counts as restricted).
 [[nodiscard]] gpu_presence gpu_presence_here(int required) noexcept;
 
-namespace detail {
-
 // The device that owns `stream`'s work (the current device for the legacy/per-thread default streams).
 [[nodiscard]] int stream_device(cudaStream_t stream);
 
 // Multiprocessor count of `device`, read once per device and cached.
 [[nodiscard]] int multiprocessor_count(int device);
-
-// ksync's own stream-ordered pool for short-lived scratch (reduction partials, blocking results) on
-// `device`. It keeps freed memory for reuse (release threshold: unlimited) so that a call costs no real
-// allocation after the first; it is separate from the device's default pool, whose settings stay the
-// user's. Created on first use, it lives until the process ends (destroying it during static teardown
-// could outlive the CUDA context); it holds at most the largest scratch any one call needed.
-[[nodiscard]] cudaMemPool_t scratch_pool(int device);
 
 // Makes `device` current for a scope and restores the previous device after it (also on exceptions).
 class device_guard {
@@ -67,6 +58,15 @@ class device_guard {
  private:
   int previous_ = 0;
 };
+
+namespace detail {
+
+// ksync's own stream-ordered pool for short-lived scratch (reduction partials, blocking results) on
+// `device`. It keeps freed memory for reuse (release threshold: unlimited) so that a call costs no real
+// allocation after the first; it is separate from the device's default pool, whose settings stay the
+// user's. Created on first use, it lives until the process ends (destroying it during static teardown
+// could outlive the CUDA context); it holds at most the largest scratch any one call needed.
+[[nodiscard]] cudaMemPool_t scratch_pool(int device);
 
 // Copies `bytes` from host memory (pageable or pinned) to device memory and returns once they have landed,
 // so that work on any stream sees them. A plain cudaMemcpy from pageable memory may return as soon as the

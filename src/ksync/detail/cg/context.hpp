@@ -99,7 +99,7 @@ void enqueue_start(const run_of<ExecutionSpace, T, Operator>& run) {
 }
 
 // The host's look at the state: post() now, wait() later. On Kokkos::Cuda with ksync's native half the
-// state comes home through the stream's mailbox (ksync/cuda/detail/mailbox.hpp: the host waits for the
+// state comes home through the stream's mailbox (ksync/cuda/mailbox.hpp: the host waits for the
 // value, not for a fence); elsewhere a deep copy and a fence of the instance.
 struct look {
   std::uint32_t ticket = 0;  // the mailbox's epoch, or the host slot

@@ -8,6 +8,8 @@
 // 8 bytes per block the device can keep resident (some tens of KiB).
 #pragma once
 
+#include <ksync/cuda/mailbox.hpp>
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -15,7 +17,12 @@
 
 namespace ksync::cuda::detail {
 
-struct mailbox_slot;  // detail/mailbox.hpp
+// One slot of a stream's mailbox (ksync/cuda/mailbox.hpp), in mapped pinned host memory: the value, then
+// the epoch that says it has arrived.
+struct alignas(64) mailbox_slot {
+  unsigned char bytes[mailbox::capacity];
+  std::uint32_t epoch;
+};
 
 struct reduce_workspace {
   void* partials = nullptr;                 // partial_slots slots of 8 bytes (one per block or per cluster)
@@ -23,7 +30,7 @@ struct reduce_workspace {
   unsigned int* ticket = nullptr;           // 0 between calls: the block that finishes a call resets it
   void* device_result = nullptr;            // 8 bytes: where blocking calls' kernels put the result
   void* barrier_states = nullptr;           // 256 bytes, zeroed once: the persistent kernels' grid-barrier states
-  mailbox_slot* mailbox = nullptr;          // two slots of mapped pinned host memory (detail/mailbox.hpp)
+  mailbox_slot* mailbox = nullptr;          // two slots of mapped pinned host memory (ksync/cuda/mailbox.hpp)
   mutable std::uint32_t mailbox_epoch = 0;  // the last post's epoch
   int max_blocks_per_multiprocessor = 0;
 };

@@ -13,7 +13,7 @@
 // x holds the initial guess on entry and the solution on return (in `stream`'s order: read it on `stream`
 // or after synchronizing it). b and x are device pointers of m * m values; T is float or double. The scalars
 // of the recurrence never leave the device except where the form says so: the host looks at them through
-// mapped pinned memory (ksync/cuda/detail/mailbox.hpp), never with cudaStreamSynchronize.
+// mapped pinned memory (ksync/cuda/mailbox.hpp), never with cudaStreamSynchronize.
 #pragma once
 
 #include <ksync/cg_types.hpp>

@@ -66,7 +66,7 @@ void transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_
   detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, result, tuning);
 }
 
-// Blocking: returns op over f(data[i]), waiting on `stream` only (detail/mailbox.hpp).
+// Blocking: returns op over f(data[i]), waiting on `stream` only (ksync/cuda/mailbox.hpp).
 template <class T, class Transform>
 [[nodiscard]] T transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
                                  reduce_strategy strategy = reduce_strategy::automatic,

@@ -26,7 +26,7 @@
 // below the gamma(n - 1) of a sequential sum.
 #pragma once
 
-#include <ksync/cuda/detail/mailbox.hpp>
+#include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/value_types.hpp>
 #include <ksync/types.hpp>
 
@@ -57,7 +57,7 @@ void dot_values(cudaStream_t stream, const T* x, const T* y, std::size_t n, redu
 void check_reduce_arguments(const char* where, const void* x, const void* y, std::size_t n, reduce_strategy strategy,
                             const reduce_tuning& tuning);
 // Runs `enqueue(target)` on `stream` and brings the result home through the stream's mailbox
-// (detail/mailbox.hpp): the host waits for the value itself, not for a copy and a stream synchronization.
+// (ksync/cuda/mailbox.hpp): the host waits for the value itself, not for a copy and a stream synchronization.
 // `direct` (the work writes its result with plain stores): `target` is the mailbox slot itself (mapped host
 // memory) and only the epoch follows; otherwise (atomics) a device slot, which post() copies home.
 // Blocking calls on one stream from several host threads at once would share the stream's slots: the stream
@@ -83,7 +83,7 @@ void reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, red
 }
 
 // Blocking: returns op(data[0, n)) once `stream` has computed it (the host waits on the value itself, not on
-// the stream: detail/mailbox.hpp); nothing else is synchronized.
+// the stream: ksync/cuda/mailbox.hpp); nothing else is synchronized.
 template <class T>
 [[nodiscard]] T reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op,
                        reduce_strategy strategy = reduce_strategy::automatic, const reduce_tuning& tuning = {}) {
@@ -126,17 +126,11 @@ template <class T>
 namespace detail {
 template <class T, class Enqueue>
 T blocking_result(cudaStream_t stream, bool direct, Enqueue&& enqueue) {
+  if (direct) return mailbox::receive<T>(stream, enqueue);
+  auto* device_result = static_cast<T*>(workspace_device_result(stream));
+  enqueue(device_result);
   T value;
-  if (direct) {
-    const mailbox_reservation slot = reserve(stream);
-    enqueue(static_cast<T*>(slot.value));
-    publish(stream, slot);
-    wait(stream, slot.ticket, &value, sizeof(T));
-  } else {
-    auto* device_result = static_cast<T*>(workspace_device_result(stream));
-    enqueue(device_result);
-    wait(stream, post(stream, device_result, sizeof(T)), &value, sizeof(T));
-  }
+  mailbox::wait(stream, mailbox::post(stream, device_result, sizeof(T)), &value, sizeof(T));
   return value;
 }
 }  // namespace detail

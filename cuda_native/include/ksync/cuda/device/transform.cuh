@@ -114,15 +114,15 @@ void transform(cudaStream_t stream, const In* in, std::size_t n, Out* out, F f, 
     detail::check_argument(blocks <= 0x7fffffffU, where, "tuning.items_per_thread = ", tuning.items_per_thread,
                            " needs ", blocks, " blocks for n = ", n, "; the grid holds 2^31 - 1");
   } else {
-    const int device = detail::stream_device(stream);
+    const int device = stream_device(stream);
     int blocks_per_sm = tuning.blocks_per_sm;
     if (blocks_per_sm == 0) {
       KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, tuning.block_size, 0));
       blocks_per_sm = std::max(1, blocks_per_sm);
     }
     const std::size_t needed = (n + block_size - 1) / block_size;
-    blocks = std::min(needed, static_cast<std::size_t>(blocks_per_sm) *
-                                  static_cast<std::size_t>(detail::multiprocessor_count(device)));
+    blocks = std::min(needed,
+                      static_cast<std::size_t>(blocks_per_sm) * static_cast<std::size_t>(multiprocessor_count(device)));
   }
   kernel<<<static_cast<unsigned int>(blocks), tuning.block_size, 0, stream>>>(in, n, out, f, vectorized,
                                                                               tuning.streaming_stores);

@@ -24,7 +24,7 @@
 // the next round and the next launch.
 #pragma once
 
-#include <ksync/cuda/detail/global_timer.cuh>
+#include <ksync/cuda/global_timer.cuh>
 #include <ksync/cuda/grid/co_resident.cuh>  // check_co_resident
 
 #include <cuda/atomic>
@@ -60,9 +60,9 @@ __device__ inline bool spin_barrier_sync(spin_barrier_state* state, std::uint64_
     released = true;
     // The spin barrier. Participation: one thread of every block of the grid (each block's thread 0).
     // Data: state->arrivals. Publishes (acquire) every block's writes before its arrival.
-    const std::uint64_t start = detail::global_nanoseconds();
+    const std::uint64_t start = global_nanoseconds();
     while (((arrivals.load(::cuda::memory_order_acquire) ^ before) & 0x80000000u) == 0) {
-      if (detail::global_nanoseconds() - start > timeout_ns) {
+      if (global_nanoseconds() - start > timeout_ns) {
         ::cuda::atomic_ref<unsigned int, ::cuda::thread_scope_device>(state->timed_out).fetch_add(1u);
         released = false;
         break;
@@ -96,9 +96,9 @@ __device__ inline bool volatile_spin_barrier_sync(volatile_spin_barrier_state* s
       // Data: state->sense. The volatile load is issued on every iteration; the fence after it keeps this
       // block's later reads behind the flag, so they see every block's fenced writes.
       const volatile unsigned int* flag = &state->sense;
-      const std::uint64_t start = detail::global_nanoseconds();
+      const std::uint64_t start = global_nanoseconds();
       while (*flag != sense) {
-        if (detail::global_nanoseconds() - start > timeout_ns) {
+        if (global_nanoseconds() - start > timeout_ns) {
           atomicAdd(&state->timed_out, 1u);
           released = false;
           break;

@@ -43,7 +43,7 @@ class cluster_launch {
         "cluster_size = ", cluster_size, " is not one of 1, 2, 4, 8, 16");
     detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
                            " is outside [1, 1024]");
-    const int device = detail::stream_device(stream);
+    const int device = stream_device(stream);
     detail::require_cluster_code(where, reinterpret_cast<const void*>(kernel), device);
     if (cluster_size > 8) {
       const cudaError_t allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);

@@ -37,7 +37,7 @@ void check_co_resident(const char* where, Kernel kernel, unsigned int blocks, in
   int per_multiprocessor = 0;
   KSYNC_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size, dynamic_shared_bytes));
-  const int multiprocessors = detail::multiprocessor_count(device);
+  const int multiprocessors = multiprocessor_count(device);
   const auto capacity = static_cast<unsigned long long>(per_multiprocessor) * multiprocessors;
   detail::check_argument(
       blocks <= capacity, where, "blocks = ", blocks, " cannot be resident at once: ", per_multiprocessor,
@@ -64,7 +64,7 @@ grid_shape co_resident_grid(const char* where, Kernel kernel, int block_size, st
                          block_size, " threads of this kernel can be resident on one multiprocessor of device ",
                          device);
   const int per_multiprocessor = blocks_per_multiprocessor > 0 ? blocks_per_multiprocessor : fit;
-  return {.blocks = static_cast<unsigned int>(per_multiprocessor * detail::multiprocessor_count(device)),
+  return {.blocks = static_cast<unsigned int>(per_multiprocessor * multiprocessor_count(device)),
           .block_size = block_size,
           .dynamic_shared_bytes = dynamic_shared_bytes,
           .blocks_per_multiprocessor = per_multiprocessor};
@@ -106,7 +106,7 @@ inline void check_cooperative_launch(const char* where, int device) {
 template <class... Parameters, class... Arguments>
 void launch_cooperative(const char* where, void (*kernel)(Parameters...), const grid_shape& grid, cudaStream_t stream,
                         Arguments... arguments) {
-  const int device = detail::stream_device(stream);
+  const int device = stream_device(stream);
   detail::check_cooperative_launch(where, device);
   check_co_resident(where, kernel, grid.blocks, grid.block_size, grid.dynamic_shared_bytes, device);
   detail::cooperative_launch(kernel, grid, stream, arguments...);

@@ -45,7 +45,7 @@ class pipeline_plan {
       const std::size_t share = offsets_[rank + 1] - offsets_[rank];
       pipeline_config own = config;
       own.chunk_elements = std::max<std::size_t>(1, std::min(config.chunk_elements, share));
-      const detail::device_guard on(devices_[rank]);
+      const device_guard on(devices_[rank]);
       plans_.push_back(std::make_unique<ksync::cuda::pipeline_plan<T, U>>(share, own));
     }
   }

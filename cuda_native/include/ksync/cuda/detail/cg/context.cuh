@@ -8,11 +8,11 @@
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/detail/cg/kernels.cuh>
 #include <ksync/cuda/detail/graph_capture.hpp>
-#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/stream.hpp>
 
 #include <algorithm>
@@ -24,7 +24,7 @@
 namespace ksync::cuda::detail {
 
 using ksync::detail::cg_scalars;
-static_assert(sizeof(cg_scalars<double>) <= mailbox_bytes, "the CG state must fit one mailbox post");
+static_assert(sizeof(cg_scalars<double>) <= mailbox::capacity, "the CG state must fit one mailbox post");
 
 template <class T>
 struct cg_buffers {
@@ -87,15 +87,15 @@ void enqueue_start(const cg_run<T>& run) {
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg start_kernel");
 }
 
-// The host's look at the device state: a post now, a wait later (detail/mailbox.hpp).
+// The host's look at the device state: a post now, a wait later (ksync/cuda/mailbox.hpp).
 template <class T>
-mailbox_ticket post_state(const cg_run<T>& run) {
-  return post(run.stream, run.state(), sizeof(cg_scalars<T>));
+mailbox::ticket post_state(const cg_run<T>& run) {
+  return mailbox::post(run.stream, run.state(), sizeof(cg_scalars<T>));
 }
 template <class T>
-cg_scalars<T> wait_state(const cg_run<T>& run, mailbox_ticket ticket) {
+cg_scalars<T> wait_state(const cg_run<T>& run, mailbox::ticket ticket) {
   cg_scalars<T> s;
-  wait(run.stream, ticket, &s, sizeof(s));
+  mailbox::wait(run.stream, ticket, &s, sizeof(s));
   return s;
 }
 
@@ -105,7 +105,7 @@ template <class T, class EnqueueBatch>
 cg_scalars<T> run_batches(const cg_run<T>& run, EnqueueBatch&& enqueue_batch) {
   return ksync::detail::cg_look_one_batch_behind(
       std::min(run.options.check_every, run.options.max_iterations), run.options.max_iterations, enqueue_batch,
-      [&] { return post_state(run); }, [&](mailbox_ticket ticket) { return wait_state(run, ticket); });
+      [&] { return post_state(run); }, [&](mailbox::ticket ticket) { return wait_state(run, ticket); });
 }
 
 // The result from the final state; x = 0 when b = 0 (the exact solution, whatever the guess was).

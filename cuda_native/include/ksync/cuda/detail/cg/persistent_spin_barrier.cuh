@@ -26,7 +26,7 @@ struct persistent_spin_barrier : ksync::detail::implements<cg_form::persistent_s
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg persistent_kernel (spin barrier)");
     const cg_scalars<T> s = wait_state(run, post_state(run));
     spin_barrier_state after{};
-    wait(run.stream, post(run.stream, barrier, sizeof(after)), &after, sizeof(after));
+    mailbox::wait(run.stream, mailbox::post(run.stream, barrier, sizeof(after)), &after, sizeof(after));
     if (after.timed_out != 0)
       throw cuda_error(cudaErrorLaunchTimeout,
                        "ksync::cuda::cg: " + std::to_string(after.timed_out) +

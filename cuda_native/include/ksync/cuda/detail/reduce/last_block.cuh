@@ -12,7 +12,7 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct last_block : ksync::detail::implements<reduce_strategy::last_block> {
   // The result is one plain store by one thread: a blocking call can have it written into the host's
-  // mailbox directly (detail/mailbox.hpp).
+  // mailbox directly (ksync/cuda/mailbox.hpp).
   static constexpr bool result_is_one_store = true;
 
   template <int BlockSize, class T, class Op>

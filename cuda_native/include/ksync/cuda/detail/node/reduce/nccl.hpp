@@ -24,7 +24,7 @@ struct nccl : ksync::detail::implements<combine_strategy::nccl> {
     for (int r = 0; r < group.size(); ++r) {
       const auto rank = static_cast<std::size_t>(r);
       if (buffers[rank] == nullptr) buffers[rank] = scratch_slot<T>(group, r, group.size());
-      const cuda::detail::device_guard on(group.device(r));
+      const cuda::device_guard on(group.device(r));
       ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic,
                           buffers[rank]);
     }

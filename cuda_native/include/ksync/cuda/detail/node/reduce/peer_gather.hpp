@@ -20,7 +20,7 @@ struct peer_gather : ksync::detail::implements<combine_strategy::peer_gather> {
   static void run(device_group& group, const distributed_buffer<T>& data, reduce_op op, std::span<T* const> results) {
     const int count = group.size();
     for (int r = 0; r < count; ++r) {
-      const cuda::detail::device_guard on(group.device(r));
+      const cuda::device_guard on(group.device(r));
       T* partial = r == 0 ? scratch_slot<T>(group, 0, 0) : scratch_slot<T>(group, r, count);
       ksync::cuda::reduce(group.stream(r), data.part(r), data.part_size(r), op, reduce_strategy::automatic, partial);
     }
@@ -34,7 +34,7 @@ struct peer_gather : ksync::detail::implements<combine_strategy::peer_gather> {
     group.copy(gather);
     T* result = results[0] != nullptr ? results[0] : scratch_slot<T>(group, 0, count);
     {
-      const cuda::detail::device_guard on(group.device(0));
+      const cuda::device_guard on(group.device(0));
       ksync::cuda::reduce(group.stream(0), scratch_slot<T>(group, 0, 0), static_cast<std::size_t>(count), op,
                           reduce_strategy::automatic, result);
     }

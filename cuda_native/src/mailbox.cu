@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#include <ksync/cuda/detail/mailbox.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/mailbox.hpp>
 
 #include <cuda.h>  // the types of cuStreamWriteValue32, reached through the runtime (no libcuda link)
 
@@ -10,8 +10,12 @@
 #include <cstring>
 #include <thread>
 
-namespace ksync::cuda::detail {
+namespace ksync::cuda::mailbox {
 namespace {
+
+using detail::mailbox_slot;
+using detail::reduce_workspace;
+using detail::stream_workspace;
 
 // One thread: the value first, a system-scope fence, then the epoch, so that a host that sees the epoch
 // sees the value too (the host reads the epoch with an acquire load).
@@ -55,55 +59,55 @@ std::atomic<bool> write_value_refused{false};  // a driver that lists it but ref
 
 }  // namespace
 
-mailbox_ticket post(cudaStream_t stream, const void* source, std::size_t bytes) {
-  check_argument(bytes <= mailbox_bytes, "ksync::cuda::detail::post", "bytes = ", bytes, " exceeds ", mailbox_bytes);
+ticket post(cudaStream_t stream, const void* source, std::size_t bytes) {
+  detail::check_argument(bytes <= capacity, "ksync::cuda::mailbox::post", "bytes = ", bytes, " exceeds ", capacity);
   const reduce_workspace& workspace = stream_workspace(stream);
   const std::uint32_t epoch = next_epoch(workspace);
   post_kernel<<<1, 1, 0, stream>>>(static_cast<const unsigned char*>(source), static_cast<unsigned int>(bytes),
                                    &slot_of(workspace, epoch), epoch);
-  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::detail::post_kernel");
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mailbox::post_kernel");
   return {epoch};
 }
 
-mailbox_reservation reserve(cudaStream_t stream) {
+reservation reserve(cudaStream_t stream) {
   const reduce_workspace& workspace = stream_workspace(stream);
   const std::uint32_t epoch = next_epoch(workspace);
-  return {.ticket = {epoch}, .value = slot_of(workspace, epoch).bytes};
+  return {.posted = {epoch}, .value = slot_of(workspace, epoch).bytes};
 }
 
-void publish(cudaStream_t stream, const mailbox_reservation& reservation) {
-  mailbox_slot& slot = slot_of(stream_workspace(stream), reservation.ticket.epoch);
+void publish(cudaStream_t stream, const reservation& reserved) {
+  mailbox_slot& slot = slot_of(stream_workspace(stream), reserved.posted.epoch);
   const write_value_function write_value = driver_write_value();
   if (write_value != nullptr && !write_value_refused.load(std::memory_order_relaxed)) {
     // Default flags: the write waits for the stream's earlier work and fences its writes (as
     // __threadfence_system() would) before the epoch lands.
     const CUresult status = write_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(&slot.epoch),
-                                        reservation.ticket.epoch, CU_STREAM_WRITE_VALUE_DEFAULT);
+                                        reserved.posted.epoch, CU_STREAM_WRITE_VALUE_DEFAULT);
     if (status == CUDA_SUCCESS) return;
     write_value_refused.store(true, std::memory_order_relaxed);
   }
-  publish_kernel<<<1, 1, 0, stream>>>(&slot, reservation.ticket.epoch);
-  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::detail::publish_kernel");
+  publish_kernel<<<1, 1, 0, stream>>>(&slot, reserved.posted.epoch);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mailbox::publish_kernel");
 }
 
-void wait(cudaStream_t stream, mailbox_ticket ticket, void* destination, std::size_t bytes) {
-  mailbox_slot& slot = slot_of(stream_workspace(stream), ticket.epoch);
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes) {
+  mailbox_slot& slot = slot_of(stream_workspace(stream), posted.epoch);
   // The epoch word lives in pinned memory the GPU writes; atomic_ref keeps every load a real load and
   // orders the value's loads after it.
   const std::atomic_ref<std::uint32_t> arrived(slot.epoch);
   const auto start = std::chrono::steady_clock::now();
-  for (std::uint64_t spins = 1; arrived.load(std::memory_order_acquire) != ticket.epoch; ++spins) {
+  for (std::uint64_t spins = 1; arrived.load(std::memory_order_acquire) != posted.epoch; ++spins) {
     if (spins % 1024 != 0) continue;
     // Now and then: has the stream failed, or finished without writing (which would be a ksync bug)?
     const cudaError_t status = cudaStreamQuery(stream);
-    if (status == cudaSuccess && arrived.load(std::memory_order_acquire) != ticket.epoch)
+    if (status == cudaSuccess && arrived.load(std::memory_order_acquire) != posted.epoch)
       throw cuda_error(cudaErrorUnknown, "ksync::cuda: the stream finished but the mailbox post never arrived");
     if (status != cudaSuccess && status != cudaErrorNotReady)
-      throw_cuda_error(status, "ksync::cuda::detail::wait (cudaStreamQuery)", __FILE__, __LINE__);
+      detail::throw_cuda_error(status, "ksync::cuda::mailbox::wait (cudaStreamQuery)", __FILE__, __LINE__);
     // A long wait (a big reduction, a long solve) stops burning a core once it passes a millisecond.
     if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) std::this_thread::yield();
   }
   std::memcpy(destination, slot.bytes, bytes);
 }
 
-}  // namespace ksync::cuda::detail
+}  // namespace ksync::cuda::mailbox

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace ksync::cuda::detail {
+namespace ksync::cuda {
 
 __device__ inline std::uint64_t global_nanoseconds() {
   std::uint64_t now = 0;
@@ -22,4 +22,4 @@ __device__ inline void spin_for(std::uint64_t nanoseconds) {
   }
 }
 
-}  // namespace ksync::cuda::detail
+}  // namespace ksync::cuda

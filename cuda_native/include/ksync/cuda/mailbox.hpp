@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The fast way home for a value the host waits on (a blocking reduction, a solver's convergence check):
+// mailbox::post() enqueues on the stream a one-thread kernel that copies up to mailbox::capacity bytes from device
+// memory into mapped pinned host memory, fences at system scope and then writes the post's epoch beside them; wait()
+// spins on that epoch from the host. Cheaper still, reserve() hands out the slot itself, for a kernel that writes its
+// one result there directly (a store over the bus, device-visible mapped memory), and publish() enqueues the epoch
+// behind it as a stream memory operation (cuStreamWriteValue32, which fences the stream's earlier writes first; a
+// one-thread kernel where the driver does not offer it): one launch fewer than a copy kernel. No cudaMemcpyAsync and no
+// cudaStreamSynchronize: the value is home as soon as the GPU wrote it, a few microseconds earlier than a copy and a
+// stream synchronization (docs/solvers.md measures both). While it spins, wait() asks the stream whether it failed, so
+// a kernel fault ends in ksync::cuda::cuda_error, never in an endless loop.
+//
+// Each stream's workspace holds two slots, used in turn: a caller may post once more before it waits on
+// the previous post (a solver looks at batch b while batch b + 1 runs), never twice. As every blocking call
+// on one stream, posts and waits on one stream come from one host thread at a time.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ksync::cuda::mailbox {
+
+// The most bytes one post carries.
+inline constexpr std::size_t capacity = 56;
+
+// What a post returns and a wait takes: which of the stream's posts to wait for.
+struct ticket {
+  std::uint32_t epoch = 0;
+};
+
+// Enqueues on `stream`: bytes [source, source + bytes) of device memory travel to the next slot of
+// `stream`'s mailbox once the work enqueued before has finished. Throws std::invalid_argument for
+// bytes > capacity.
+[[nodiscard]] ticket post(cudaStream_t stream, const void* source, std::size_t bytes);
+
+// The next slot of `stream`'s mailbox, for a kernel to write up to `capacity` bytes into (`value`, a device
+// pointer to mapped host memory: plain stores only, no atomics over the bus); then publish() it.
+struct reservation {
+  ticket posted;
+  void* value = nullptr;
+};
+[[nodiscard]] reservation reserve(cudaStream_t stream);
+
+// Enqueues on `stream` the reservation's epoch, behind every write enqueued before it.
+void publish(cudaStream_t stream, const reservation& reserved);
+
+// Waits until the post of `posted` has arrived and copies its bytes to `destination`. Throws cuda_error
+// when the stream reports an error first.
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes);
+
+// A value of type T written straight into the mailbox: `write(slot)` enqueues on `stream` the work that
+// stores it, with plain stores, at `slot` (mapped host memory); returns it once it has arrived.
+template <class T, class Write>
+T receive(cudaStream_t stream, Write&& write) {
+  static_assert(sizeof(T) <= capacity, "ksync::cuda::mailbox::receive: T must fit one mailbox slot");
+  const reservation slot = reserve(stream);
+  write(static_cast<T*>(slot.value));
+  publish(stream, slot);
+  T value;
+  wait(stream, slot.posted, &value, sizeof(T));
+  return value;
+}
+
+}  // namespace ksync::cuda::mailbox
