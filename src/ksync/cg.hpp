@@ -114,7 +114,7 @@ class cg_solver {
   cg_solver(const ExecutionSpace& exec, std::int64_t n) : n_(n) {
     detail::check_argument(n >= 1 && n < (std::int64_t{1} << 31), "ksync::cg_solver", "n = ", n,
                            " is outside [1, 2^31)");
-    work_ = std::make_unique<detail::cg::workspace<ExecutionSpace, T>>(exec, n);
+    buffers_ = std::make_unique<detail::cg::cg_buffers<ExecutionSpace, T>>(exec, n);
   }
 
   [[nodiscard]] std::int64_t extent() const noexcept { return n_; }
@@ -137,19 +137,19 @@ class cg_solver {
                            "form = ", to_string(form),
                            " forms the direction where the operator reads it and needs an operator given by its rows; "
                            "an apply operator runs host_scalars and device_scalars");
-    detail::cg::order_behind_last_solve(*work_, exec);  // before anything it holds is replaced or reset
-    if (options.record_history && work_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
-      work_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
-                                                           static_cast<std::size_t>(options.max_iterations) + 1);
+    detail::cg::order_behind_last_solve(*buffers_, exec);  // before anything it holds is replaced or reset
+    if (options.record_history && buffers_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
+      buffers_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
+                                                              static_cast<std::size_t>(options.max_iterations) + 1);
     std::vector<double> host_history;
-    const detail::cg::run_of<ExecutionSpace, T, Operator> run{
+    const detail::cg::cg_run<ExecutionSpace, T, Operator> run{
         .exec = exec,
         .op = op,
         .b = b,
         .x = x,
         .options = options,
-        .work = work_.get(),
-        .history = options.record_history ? work_->history.data() : nullptr,
+        .buffers = buffers_.get(),
+        .history = options.record_history ? buffers_->history.data() : nullptr,
         .host_history = &host_history};
     detail::cg_scalars<T> state;
     detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
@@ -158,7 +158,7 @@ class cg_solver {
 
  private:
   std::int64_t n_ = 0;
-  std::unique_ptr<detail::cg::workspace<ExecutionSpace, T>> work_;
+  std::unique_ptr<detail::cg::cg_buffers<ExecutionSpace, T>> buffers_;
 };
 
 // One solve, with work Views allocated for it (cg_solver keeps them between solves). b and x are rank-1

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// What every portable form of ksync::cg shares: the work Views, one solve's arguments, the start, the
-// host's looks at the state, the batch loop and the result. Each form is one file beside this one.
+// What every portable form of ksync::cg shares: the work buffers (Views), one solve's arguments, the start,
+// the host's looks at the state, the batch loop and the result. Each form is one file beside this one. The
+// names are those of the native half's cuda_native/src/device/cg/context.cuh.
 #pragma once
 
 #include <ksync/detail/captured_value.hpp>
@@ -19,16 +20,16 @@
 namespace ksync::detail::cg {
 
 template <class ExecutionSpace, class T>
-struct workspace {
+struct cg_buffers {
   using memory_space = typename ExecutionSpace::memory_space;
   using vector = Kokkos::View<T*, memory_space>;
   vector r, p0, p1, ap;
   state_view<T, memory_space> state;
   Kokkos::View<double*, memory_space> history;
-  // Where the host's looks land where there is no mailbox (host backends, Kokkos without ksync's native
+  // Where the posted states land where there is no mailbox (host backends, Kokkos without ksync's native
   // half): two slots, used in turn.
-  Kokkos::View<cg_scalars<T>[2], Kokkos::HostSpace> looks;
-  int next_look = 0;
+  Kokkos::View<cg_scalars<T>[2], Kokkos::HostSpace> host_slots;
+  int next_host_slot = 0;
   // The kokkos_graph form's graph of check_every fused iterations and what it was built with: the key's
   // pointers and options, and the operator its nodes hold by value.
   std::optional<Kokkos::Experimental::Graph<ExecutionSpace>> graph;
@@ -38,26 +39,26 @@ struct workspace {
   // there, and they read the state the next solve resets.
   std::optional<ExecutionSpace> last_instance;
 
-  workspace(const ExecutionSpace& exec, std::int64_t n)
+  cg_buffers(const ExecutionSpace& exec, std::int64_t n)
       : r(Kokkos::view_alloc(exec, "ksync::cg::r"), n),
         p0(Kokkos::view_alloc(exec, "ksync::cg::p0"), n),
         p1(Kokkos::view_alloc(exec, "ksync::cg::p1"), n),
         ap(Kokkos::view_alloc(exec, "ksync::cg::ap"), n),
         state(Kokkos::view_alloc(exec, "ksync::cg::state")),
-        looks("ksync::cg::looks") {}
+        host_slots("ksync::cg::looks") {}
 };
 
 // Before a solve on `exec`: the batches the last solve left queued on another instance run first.
 template <class ExecutionSpace, class T>
-void order_behind_last_solve(workspace<ExecutionSpace, T>& w, const ExecutionSpace& exec) {
-  if (w.last_instance && w.last_instance->impl_instance_id() != exec.impl_instance_id())
-    w.last_instance->fence("ksync::cg::previous_solve");
-  w.last_instance = exec;
+void order_behind_last_solve(cg_buffers<ExecutionSpace, T>& buffers, const ExecutionSpace& exec) {
+  if (buffers.last_instance && buffers.last_instance->impl_instance_id() != exec.impl_instance_id())
+    buffers.last_instance->fence("ksync::cg::previous_solve");
+  buffers.last_instance = exec;
 }
 
 // One solve.
 template <class ExecutionSpace, class T, class Operator>
-struct run_of {
+struct cg_run {
   using memory_space = typename ExecutionSpace::memory_space;
   using vector = Kokkos::View<T*, memory_space>;
   using const_vector = Kokkos::View<const T*, memory_space>;
@@ -66,7 +67,7 @@ struct run_of {
   const_vector b;
   vector x;
   cg_options options;
-  workspace<ExecutionSpace, T>* work;
+  cg_buffers<ExecutionSpace, T>* buffers;
   double* history;                    // device-side history, null unless options.record_history
   std::vector<double>* host_history;  // forms that test on the host record here instead
 
@@ -74,58 +75,60 @@ struct run_of {
   [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }
   [[nodiscard]] index_policy<ExecutionSpace> one() const { return index_policy<ExecutionSpace>(exec, 0, 1); }
   [[nodiscard]] scalar_slot<T, memory_space> slot(T cg_scalars<T>::* field) const {
-    return scalar_slot<T, memory_space>(&(work->state.data()->*field));
+    return scalar_slot<T, memory_space>(&(buffers->state.data()->*field));
   }
   [[nodiscard]] int per_batch() const { return std::min(options.check_every, options.max_iterations); }
 };
 
 // r = b - A x, p = 0, rho = r.r, ||b|| and the first test: enqueued on exec, nothing waited for.
 template <class ExecutionSpace, class T, class Operator>
-void enqueue_start(const run_of<ExecutionSpace, T, Operator>& run) {
-  auto& w = *run.work;
-  if constexpr (row_operator<Operator, typename run_of<ExecutionSpace, T, Operator>::vector>) {
-    Kokkos::parallel_for(
-        "ksync::cg::start", run.all(),
-        residual<Operator, typename workspace<ExecutionSpace, T>::vector>{run.op, run.b, run.x, w.r, w.p0});
-  } else {
-    run.op.apply(run.exec, typename workspace<ExecutionSpace, T>::vector::const_type(run.x), w.ap);
+void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
+  auto& buffers = *run.buffers;
+  if constexpr (row_operator<Operator, typename cg_run<ExecutionSpace, T, Operator>::vector>) {
     Kokkos::parallel_for("ksync::cg::start", run.all(),
-                         residual_from_product<typename workspace<ExecutionSpace, T>::vector>{run.b, w.ap, w.r, w.p0});
+                         residual<Operator, typename cg_buffers<ExecutionSpace, T>::vector>{run.op, run.b, run.x,
+                                                                                            buffers.r, buffers.p0});
+  } else {
+    run.op.apply(run.exec, typename cg_buffers<ExecutionSpace, T>::vector::const_type(run.x), buffers.ap);
+    Kokkos::parallel_for("ksync::cg::start", run.all(),
+                         residual_from_product<typename cg_buffers<ExecutionSpace, T>::vector>{run.b, buffers.ap,
+                                                                                               buffers.r, buffers.p0});
   }
-  ksync::dot(run.exec, w.r, w.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
+  ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
   ksync::dot(run.exec, run.b, run.b, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
-  Kokkos::parallel_for("ksync::cg::start", run.one(),
-                       start<T, typename ExecutionSpace::memory_space>{w.state, run.options.tolerance, run.history});
+  Kokkos::parallel_for(
+      "ksync::cg::start", run.one(),
+      start<T, typename ExecutionSpace::memory_space>{buffers.state, run.options.tolerance, run.history});
 }
 
 // The host's look at the state: post() now, wait() later. On Kokkos::Cuda with ksync's native half the
 // state comes home through the stream's mailbox (ksync/cuda/mailbox.hpp: the host waits for the
 // value, not for a fence); elsewhere a deep copy and a fence of the instance.
-struct look {
+struct state_ticket {
   std::uint32_t ticket = 0;  // the mailbox's epoch, or the host slot
 };
 
 template <class ExecutionSpace, class T, class Operator>
-look post_look(const run_of<ExecutionSpace, T, Operator>& run) {
-  auto& w = *run.work;
+state_ticket post_state(const cg_run<ExecutionSpace, T, Operator>& run) {
+  auto& buffers = *run.buffers;
   if constexpr (has_native_mailbox<ExecutionSpace, T>) {
-    return {native_post(run.exec, w.state.data(), sizeof(cg_scalars<T>))};
+    return {native_post(run.exec, buffers.state.data(), sizeof(cg_scalars<T>))};
   } else {
-    const int slot = w.next_look;
-    w.next_look ^= 1;
-    Kokkos::deep_copy(run.exec, Kokkos::subview(w.looks, slot), w.state);
+    const int slot = buffers.next_host_slot;
+    buffers.next_host_slot ^= 1;
+    Kokkos::deep_copy(run.exec, Kokkos::subview(buffers.host_slots, slot), buffers.state);
     return {static_cast<std::uint32_t>(slot)};
   }
 }
 
 template <class ExecutionSpace, class T, class Operator>
-cg_scalars<T> wait_look(const run_of<ExecutionSpace, T, Operator>& run, look posted) {
+cg_scalars<T> wait_state(const cg_run<ExecutionSpace, T, Operator>& run, state_ticket posted) {
   cg_scalars<T> s;
   if constexpr (has_native_mailbox<ExecutionSpace, T>) {
     native_wait(run.exec, posted.ticket, &s, sizeof(s));
   } else {
     run.exec.fence("ksync::cg::look");
-    s = run.work->looks(posted.ticket);
+    s = run.buffers->host_slots(posted.ticket);
   }
   return s;
 }
@@ -133,16 +136,16 @@ cg_scalars<T> wait_look(const run_of<ExecutionSpace, T, Operator>& run, look pos
 // The forms whose scalars stay on the device: check_every iterations per batch, the host looking one batch
 // behind (cg_look_one_batch_behind, ksync/cg_types.hpp).
 template <class ExecutionSpace, class T, class Operator, class EnqueueBatch>
-cg_scalars<T> run_batches(const run_of<ExecutionSpace, T, Operator>& run, EnqueueBatch&& enqueue_batch) {
+cg_scalars<T> run_batches(const cg_run<ExecutionSpace, T, Operator>& run, EnqueueBatch&& enqueue_batch) {
   return cg_look_one_batch_behind(
-      run.per_batch(), run.options.max_iterations, enqueue_batch, [&] { return post_look(run); },
-      [&](look posted) { return wait_look(run, posted); });
+      run.per_batch(), run.options.max_iterations, enqueue_batch, [&] { return post_state(run); },
+      [&](state_ticket posted) { return wait_state(run, posted); });
 }
 
 // The result; x = 0 when b = 0 (the exact solution, whatever the guess was). Throws std::invalid_argument
 // when the start refused b or x (cg_refusal), x left as it was.
 template <class ExecutionSpace, class T, class Operator>
-cg_result finish(const run_of<ExecutionSpace, T, Operator>& run, const cg_scalars<T>& s) {
+cg_result finish(const cg_run<ExecutionSpace, T, Operator>& run, const cg_scalars<T>& s) {
   check_cg_refusal("ksync::cg", s);
   cg_result result = cg_result_of(s);
   if (s.b_norm == 0) Kokkos::deep_copy(run.exec, run.x, T(0));
@@ -152,7 +155,8 @@ cg_result finish(const run_of<ExecutionSpace, T, Operator>& run, const cg_scalar
     result.residual_history.resize(static_cast<std::size_t>(s.iteration) + 1);
     const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
         result.residual_history.data(), result.residual_history.size());
-    Kokkos::deep_copy(run.exec, host, Kokkos::subview(run.work->history, std::make_pair(std::size_t{0}, host.size())));
+    Kokkos::deep_copy(run.exec, host,
+                      Kokkos::subview(run.buffers->history, std::make_pair(std::size_t{0}, host.size())));
     run.exec.fence("ksync::cg::history");  // a host value: the history, once per solve
   }
   return result;

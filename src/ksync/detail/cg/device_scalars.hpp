@@ -13,21 +13,23 @@ namespace ksync::detail::cg::forms {
 
 struct device_scalars : implements<cg_form::device_scalars> {
   template <class ExecutionSpace, class T, class Operator>
-  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+  static cg_scalars<T> run(const cg_run<ExecutionSpace, T, Operator>& run) {
     using memory_space = typename ExecutionSpace::memory_space;
-    auto& w = *run.work;
+    auto& buffers = *run.buffers;
     enqueue_start(run);
     const auto iterate = [&] {
-      Kokkos::parallel_for("ksync::cg::direction", run.all(),
-                           next_direction<T, memory_space>{w.state, {w.state, true, T(0)}, w.r, w.p0});
-      host_scalars::apply(run, w.p0);
-      ksync::dot(run.exec, w.p0, w.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
+      Kokkos::parallel_for(
+          "ksync::cg::direction", run.all(),
+          next_direction<T, memory_space>{buffers.state, {buffers.state, true, T(0)}, buffers.r, buffers.p0});
+      host_scalars::apply(run, buffers.p0);
+      ksync::dot(run.exec, buffers.p0, buffers.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
       Kokkos::parallel_for("ksync::cg::update", run.all(),
-                           update<T, memory_space>{w.state, {w.state, true, T(0)}, w.p0, w.ap, run.x, w.r});
-      ksync::dot(run.exec, w.r, w.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
+                           update<T, memory_space>{
+                               buffers.state, {buffers.state, true, T(0)}, buffers.p0, buffers.ap, run.x, buffers.r});
+      ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
       Kokkos::parallel_for(
           "ksync::cg::advance", run.one(),
-          advance<T, memory_space>{w.state, run.options.tolerance, run.options.max_iterations, run.history});
+          advance<T, memory_space>{buffers.state, run.options.tolerance, run.options.max_iterations, run.history});
     };
     return run_batches(run, [&] {
       for (int k = 0; k < run.per_batch(); ++k)

@@ -17,22 +17,24 @@ struct fused : implements<cg_form::fused> {
   // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node. The
   // reductions run over lanes, each folding several indices (lane_split, kernels.hpp).
   template <class ExecutionSpace, class T, class Operator, class Enqueue>
-  static void iteration(const run_of<ExecutionSpace, T, Operator>& run, Enqueue&& enqueue) {
+  static void iteration(const cg_run<ExecutionSpace, T, Operator>& run, Enqueue&& enqueue) {
     using memory_space = typename ExecutionSpace::memory_space;
-    auto& w = *run.work;
+    auto& buffers = *run.buffers;
     const lane_split split = split_into_lanes(run.exec, run.n());
     enqueue("ksync::cg::direction_apply", split.lanes,
-            direction_apply<T, memory_space, Operator>{w.state, run.op, w.r, w.p0, w.p1, w.ap, split},
+            direction_apply<T, memory_space, Operator>{buffers.state, run.op, buffers.r, buffers.p0, buffers.p1,
+                                                       buffers.ap, split},
             run.slot(&cg_scalars<T>::p_ap));
-    enqueue("ksync::cg::update_residual", split.lanes,
-            update_residual<T, memory_space>{w.state, w.p0, w.p1, w.ap, run.x, w.r, split},
-            run.slot(&cg_scalars<T>::rho_next));
+    enqueue(
+        "ksync::cg::update_residual", split.lanes,
+        update_residual<T, memory_space>{buffers.state, buffers.p0, buffers.p1, buffers.ap, run.x, buffers.r, split},
+        run.slot(&cg_scalars<T>::rho_next));
     enqueue("ksync::cg::advance", std::int64_t{1},
-            advance<T, memory_space>{w.state, run.options.tolerance, run.options.max_iterations, run.history});
+            advance<T, memory_space>{buffers.state, run.options.tolerance, run.options.max_iterations, run.history});
   }
 
   template <class ExecutionSpace, class T, class Operator>
-  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+  static cg_scalars<T> run(const cg_run<ExecutionSpace, T, Operator>& run) {
     if constexpr (row_operator<Operator, Kokkos::View<T*, typename ExecutionSpace::memory_space>>) {
       enqueue_start(run);
       const auto on_exec = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {

@@ -12,11 +12,11 @@ namespace ksync::detail::cg::forms {
 
 struct host_scalars : implements<cg_form::host_scalars> {
   template <class ExecutionSpace, class T, class Operator>
-  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+  static cg_scalars<T> run(const cg_run<ExecutionSpace, T, Operator>& run) {
     using memory_space = typename ExecutionSpace::memory_space;
-    auto& w = *run.work;
+    auto& buffers = *run.buffers;
     enqueue_start(run);
-    cg_scalars<T> s = wait_look(run, post_look(run));
+    cg_scalars<T> s = wait_state(run, post_state(run));
     double* history = nullptr;
     if (run.history != nullptr) {
       run.host_history->assign(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
@@ -24,13 +24,16 @@ struct host_scalars : implements<cg_form::host_scalars> {
       history = run.host_history->data();
     }
     while (s.done == 0) {
-      Kokkos::parallel_for("ksync::cg::direction", run.all(),
-                           next_direction<T, memory_space>{w.state, {w.state, false, s.beta}, w.r, w.p0});
-      apply(run, w.p0);
-      s.p_ap = ksync::dot(run.exec, w.p0, w.ap);
-      Kokkos::parallel_for("ksync::cg::update", run.all(),
-                           update<T, memory_space>{w.state, {w.state, false, s.rho / s.p_ap}, w.p0, w.ap, run.x, w.r});
-      s.rho_next = ksync::dot(run.exec, w.r, w.r);
+      Kokkos::parallel_for(
+          "ksync::cg::direction", run.all(),
+          next_direction<T, memory_space>{buffers.state, {buffers.state, false, s.beta}, buffers.r, buffers.p0});
+      apply(run, buffers.p0);
+      s.p_ap = ksync::dot(run.exec, buffers.p0, buffers.ap);
+      Kokkos::parallel_for(
+          "ksync::cg::update", run.all(),
+          update<T, memory_space>{
+              buffers.state, {buffers.state, false, s.rho / s.p_ap}, buffers.p0, buffers.ap, run.x, buffers.r});
+      s.rho_next = ksync::dot(run.exec, buffers.r, buffers.r);
       cg_advance(s, run.options.tolerance, run.options.max_iterations, history);  // on the host
     }
     if (history != nullptr) run.host_history->resize(static_cast<std::size_t>(s.iteration) + 1);
@@ -39,15 +42,15 @@ struct host_scalars : implements<cg_form::host_scalars> {
 
   // Ap = A p: by rows, or by the operator's own apply.
   template <class ExecutionSpace, class T, class Operator>
-  static void apply(const run_of<ExecutionSpace, T, Operator>& run,
+  static void apply(const cg_run<ExecutionSpace, T, Operator>& run,
                     const Kokkos::View<T*, typename ExecutionSpace::memory_space>& p) {
     using memory_space = typename ExecutionSpace::memory_space;
-    auto& w = *run.work;
+    auto& buffers = *run.buffers;
     if constexpr (row_operator<Operator, Kokkos::View<T*, memory_space>>) {
       Kokkos::parallel_for("ksync::cg::apply", run.all(),
-                           apply_rows<T, memory_space, Operator>{w.state, run.op, p, w.ap});
+                           apply_rows<T, memory_space, Operator>{buffers.state, run.op, p, buffers.ap});
     } else {
-      run.op.apply(run.exec, Kokkos::View<const T*, memory_space>(p), w.ap);
+      run.op.apply(run.exec, Kokkos::View<const T*, memory_space>(p), buffers.ap);
     }
   }
 };

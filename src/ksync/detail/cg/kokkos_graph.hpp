@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::kokkos_graph — check_every fused iterations as the nodes of one Kokkos::Experimental::Graph,
-// built once per workspace, operator, x, options and instance (rebuilt when one changes; the operator is
+// built once per solver, operator, x, options and instance (rebuilt when one changes; the operator is
 // compared as ksync/detail/captured_value.hpp says) and submitted once per batch. The host looks between
 // batches, as the fused form does.
 #pragma once
@@ -18,18 +18,18 @@ namespace ksync::detail::cg::forms {
 
 struct kokkos_graph : implements<cg_form::kokkos_graph> {
   template <class ExecutionSpace, class T, class Operator>
-  static void build(const run_of<ExecutionSpace, T, Operator>& run) {
-    auto& w = *run.work;
+  static void build(const cg_run<ExecutionSpace, T, Operator>& run) {
+    auto& buffers = *run.buffers;
     const cg_graph_key key{.x = run.x.data(),
                            .history = run.history,
                            .tolerance = run.options.tolerance,
                            .max_iterations = run.options.max_iterations,
                            .iterations = run.per_batch(),
                            .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
-    if (w.graph && w.built == key && w.built_operator.holds(run.op)) return;
-    w.graph.reset();  // the old graph goes first
-    w.built_operator = {};
-    w.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
+    if (buffers.graph && buffers.built == key && buffers.built_operator.holds(run.op)) return;
+    buffers.graph.reset();  // the old graph goes first
+    buffers.built_operator = {};
+    buffers.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
       Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
       const auto as_node = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {
         // A std::string label: what both Kokkos 4.6 and 5.x take for a node's label.
@@ -43,17 +43,17 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
       for (int k = 0; k < run.per_batch(); ++k)
         fused::iteration(run, as_node);
     }));
-    w.graph->instantiate();
-    w.built = key;
-    w.built_operator = captured_value::of(run.op);
+    buffers.graph->instantiate();
+    buffers.built = key;
+    buffers.built_operator = captured_value::of(run.op);
   }
 
   template <class ExecutionSpace, class T, class Operator>
-  static cg_scalars<T> run(const run_of<ExecutionSpace, T, Operator>& run) {
+  static cg_scalars<T> run(const cg_run<ExecutionSpace, T, Operator>& run) {
     if constexpr (row_operator<Operator, Kokkos::View<T*, typename ExecutionSpace::memory_space>>) {
       build(run);
       enqueue_start(run);
-      return run_batches(run, [&] { run.work->graph->submit(run.exec); });
+      return run_batches(run, [&] { run.buffers->graph->submit(run.exec); });
     } else {
       throw std::logic_error("ksync::cg: kokkos_graph reached with an apply operator");  // refused in solve()
     }
