@@ -39,7 +39,7 @@ class jacobi_graph {
           Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
           const auto n = static_cast<std::int64_t>(u.extent(0));
           for (int phase = 0; phase < phases; ++phase) {
-            node = node.then_parallel_for("ksync::jacobi::sweep", detail::SweepPolicy<ExecutionSpace>(0, n),
+            node = node.then_parallel_for("ksync::jacobi::sweep", detail::index_policy<ExecutionSpace>(0, n),
                                           detail::sweep_of(u, scratch, phase));
           }
         })) {

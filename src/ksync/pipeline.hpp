@@ -24,7 +24,8 @@
 #include <ksync/detail/bridge/pipeline.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/fold.hpp>  // detail::runs_on_host
-#include <ksync/transform.hpp>    // detail::TransformEach: out(i) = f(in(i))
+#include <ksync/detail/index_policy.hpp>
+#include <ksync/transform.hpp>  // detail::TransformEach: out(i) = f(in(i))
 #include <ksync/types.hpp>
 
 #include <algorithm>
@@ -92,7 +93,8 @@ class pipeline_plan {
       const auto [begin, end] = chunk_range(c);
       Kokkos::parallel_for(
           "ksync::pipeline::transform",
-          Range(instance_of(c), static_cast<std::int64_t>(begin), static_cast<std::int64_t>(end)),
+          detail::index_policy<ExecutionSpace>(instance_of(c), static_cast<std::int64_t>(begin),
+                                               static_cast<std::int64_t>(end)),
           detail::TransformEach<std::remove_cvref_t<decltype(in)>, std::remove_cvref_t<decltype(out)>, F>{in, out, f});
     };
     const auto issue = [&] {
@@ -151,7 +153,6 @@ class pipeline_plan {
   static constexpr const char* where = "ksync::pipeline";
   // GPU backends; on host backends the execution space's memory is the host's, so host Views need no copy.
   static constexpr bool copies_chunks = !detail::runs_on_host<ExecutionSpace>;
-  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   using DeviceIn = Kokkos::View<In*, typename ExecutionSpace::memory_space>;
   using DeviceOut = Kokkos::View<Out*, typename ExecutionSpace::memory_space>;
 

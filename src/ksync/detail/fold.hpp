@@ -94,7 +94,4 @@ host_chunks split_for_host(const ExecutionSpace& exec, std::int64_t n) {
   return {.lanes = lanes, .chunk = (n + lanes - 1) / lanes};
 }
 
-template <class ExecutionSpace>
-using IndexPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-
 }  // namespace ksync::detail

@@ -8,6 +8,7 @@
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/detail/fold.hpp>  // runs_on_host, split_for_host
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/stencil.hpp>
 
 #include <algorithm>
@@ -16,9 +17,6 @@
 #include <type_traits>
 
 namespace ksync::detail::cg {
-
-template <class ExecutionSpace>
-using index_policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
 // v(j) = view(j).
 template <class View>

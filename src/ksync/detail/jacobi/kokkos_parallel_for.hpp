@@ -16,7 +16,7 @@ struct kokkos_parallel_for : implements<iteration_form::kokkos_parallel_for> {
   static void run(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
     const auto n = static_cast<std::int64_t>(u.extent(0));
     for (int phase = 0; phase < phases; ++phase)
-      Kokkos::parallel_for("ksync::jacobi::sweep", SweepPolicy<ExecutionSpace>(exec, 0, n),
+      Kokkos::parallel_for("ksync::jacobi::sweep", index_policy<ExecutionSpace>(exec, 0, n),
                            sweep_of(u, scratch, phase));
   }
 };

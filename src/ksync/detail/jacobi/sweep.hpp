@@ -6,6 +6,7 @@
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/checks.hpp>
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/stencil.hpp>
 
 #include <cstdint>
@@ -29,9 +30,6 @@ JacobiSweep<View> sweep_of(const View& u, const View& scratch, int phase) {
   const bool even = phase % 2 == 0;
   return {.current = even ? u : scratch, .next = even ? scratch : u, .n = static_cast<std::int64_t>(u.extent(0))};
 }
-
-template <class ExecutionSpace>
-using SweepPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
 template <class ExecutionSpace, class View>
 void check_jacobi_arguments(const char* where, const View& u, const View& scratch, int phases) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/detail/fold.hpp>
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>
@@ -21,7 +22,7 @@ struct kokkos : implements<reduce_strategy::kokkos> {
   template <reduce_op Op, class Acc, class ExecutionSpace, class Term, class Reducer>
   static void run(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term,
                   const Reducer& reducer) {
-    Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, n), RangeFold<Op, Acc, Term>{term}, reducer);
+    Kokkos::parallel_reduce(label, index_policy<ExecutionSpace>(exec, 0, n), RangeFold<Op, Acc, Term>{term}, reducer);
   }
 };
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <ksync/detail/fold.hpp>
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/packs.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
@@ -106,7 +107,7 @@ struct tuned : implements<reduce_strategy::tuned> {
                   const Reducer& reducer) {
     if constexpr (runs_on_host<ExecutionSpace>) {
       const auto [lanes, chunk] = split_for_host(exec, n);
-      Kokkos::parallel_reduce(label, IndexPolicy<ExecutionSpace>(exec, 0, lanes),
+      Kokkos::parallel_reduce(label, index_policy<ExecutionSpace>(exec, 0, lanes),
                               TunedFold<Op, Acc, Term, tuned_walk::chunk>{term, n, lanes, chunk}, reducer);
     } else {
       // GPU: at least 16 elements per lane. Kokkos sizes the grid as lanes / 256 blocks of 256 threads, at

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <ksync/compat.hpp>
-#include <ksync/detail/fold.hpp>  // IndexPolicy
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
@@ -25,7 +25,7 @@ namespace transform_strategies {
 struct kokkos : implements<transform_strategy::kokkos> {
   template <class ExecutionSpace, class InView, class OutView, class F>
   static void run(const ExecutionSpace& exec, const InView& in, const OutView& out, const F& f, std::int64_t n) {
-    Kokkos::parallel_for("ksync::transform::kokkos", IndexPolicy<ExecutionSpace>(exec, 0, n),
+    Kokkos::parallel_for("ksync::transform::kokkos", index_policy<ExecutionSpace>(exec, 0, n),
                          TransformEach<InView, OutView, F>{in, out, f});
   }
 };

@@ -6,7 +6,8 @@
 #pragma once
 
 #include <ksync/compat.hpp>
-#include <ksync/detail/fold.hpp>  // IndexPolicy, runs_on_host, split_for_host
+#include <ksync/detail/fold.hpp>  // runs_on_host, split_for_host
+#include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/packs.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
@@ -80,7 +81,7 @@ struct tuned : implements<transform_strategy::tuned> {
     using Out = typename OutView::non_const_value_type;
     if constexpr (runs_on_host<ExecutionSpace>) {
       const auto [lanes, chunk] = split_for_host(exec, n);
-      Kokkos::parallel_for("ksync::transform::tuned", IndexPolicy<ExecutionSpace>(exec, 0, n == 0 ? 0 : lanes),
+      Kokkos::parallel_for("ksync::transform::tuned", index_policy<ExecutionSpace>(exec, 0, n == 0 ? 0 : lanes),
                            TransformLanes<InView, OutView, F, true>{in, out, f, n, lanes, chunk});
     } else {
       if constexpr (sizeof(In) == sizeof(Out) && has_packs_v<In> && has_packs_v<Out>) {
@@ -93,7 +94,7 @@ struct tuned : implements<transform_strategy::tuned> {
             Kokkos::parallel_for("ksync::transform::tuned", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, int(indices)),
                                  TransformPacks<InView, OutView, F, int>{in, out, f, int(packs)});
           } else {
-            Kokkos::parallel_for("ksync::transform::tuned", IndexPolicy<ExecutionSpace>(exec, 0, indices),
+            Kokkos::parallel_for("ksync::transform::tuned", index_policy<ExecutionSpace>(exec, 0, indices),
                                  TransformPacks<InView, OutView, F, std::int64_t>{in, out, f, packs});
           }
           return;
@@ -101,7 +102,7 @@ struct tuned : implements<transform_strategy::tuned> {
       }
       const std::int64_t lanes =
           std::clamp<std::int64_t>((n + 1) / 2, 1, std::max<std::int64_t>(1, exec.concurrency()));
-      Kokkos::parallel_for("ksync::transform::tuned", IndexPolicy<ExecutionSpace>(exec, 0, n == 0 ? 0 : lanes),
+      Kokkos::parallel_for("ksync::transform::tuned", index_policy<ExecutionSpace>(exec, 0, n == 0 ? 0 : lanes),
                            TransformLanes<InView, OutView, F, false>{in, out, f, n, lanes, 0});
     }
   }
