@@ -3,7 +3,7 @@
 // segment size (the per-segment cost shows what a team barrier costs), and segment predicates.
 #include "portable.hpp"
 
-#include <ksync/detail/fold.hpp>  // runs_on_host
+#include <ksync/detail/reduction.hpp>  // runs_on_host
 #include <ksync/predicates.hpp>
 #include <ksync/reverse.hpp>
 #include <ksync/segment_reduce.hpp>

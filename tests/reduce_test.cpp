@@ -9,7 +9,7 @@
 #include "support/rounding.hpp"
 #include "support/types.hpp"
 
-#include <ksync/detail/fold.hpp>  // runs_on_host
+#include <ksync/detail/reduction.hpp>  // runs_on_host
 #include <ksync/reduce.hpp>
 
 #include <gtest/gtest.h>

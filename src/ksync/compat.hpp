@@ -28,7 +28,7 @@ template <class View>
 inline constexpr std::size_t view_rank = static_cast<std::size_t>(View::rank());
 
 // Kokkos::reduction_identity<T>::min() / max() for floating T: +-FLT_MAX (+-DBL_MAX) in 4.6, +-infinity in
-// 5.x. ksync does not depend on it: detail::combine (detail/fold.hpp) defines the identities (+-infinity,
+// 5.x. ksync does not depend on it: detail::combine (detail/reduction.hpp) defines the identities (+-infinity,
 // matching ksync::cuda), and an empty reduction writes that identity itself instead of Kokkos' reducer init.
 
 // Kokkos::Experimental::partition_space(exec, w...) returns a std::vector in 4.6 and a std::array in 5.x;

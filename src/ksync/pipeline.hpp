@@ -23,9 +23,9 @@
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/bridge/pipeline.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/detail/fold.hpp>  // detail::runs_on_host
 #include <ksync/detail/index_policy.hpp>
-#include <ksync/transform.hpp>  // detail::TransformEach: out(i) = f(in(i))
+#include <ksync/detail/reduction.hpp>  // detail::runs_on_host
+#include <ksync/transform.hpp>         // detail::TransformEach: out(i) = f(in(i))
 #include <ksync/types.hpp>
 
 #include <algorithm>

@@ -30,9 +30,9 @@
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/bridge/reduce.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/detail/fold.hpp>
 #include <ksync/detail/packs.hpp>
 #include <ksync/detail/reduce/strategies.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/types.hpp>
 
 #include <cstddef>

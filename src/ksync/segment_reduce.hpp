@@ -10,7 +10,7 @@
 
 #include <ksync/detail/bridge/segment_reduce.hpp>
 #include <ksync/detail/checks.hpp>
-#include <ksync/detail/fold.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/detail/segment_reduce/forms.hpp>
 #include <ksync/detail/team_slice.hpp>
 #include <ksync/types.hpp>

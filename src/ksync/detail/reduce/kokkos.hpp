@@ -4,8 +4,8 @@
 // what Kokkos users write, the baseline the other portable strategies are measured against.
 #pragma once
 
-#include <ksync/detail/fold.hpp>
 #include <ksync/detail/index_policy.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>

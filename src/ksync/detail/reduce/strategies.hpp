@@ -10,10 +10,10 @@
 // enumerator and row in ksync/types.hpp, and its row below.
 #pragma once
 
-#include <ksync/detail/fold.hpp>
 #include <ksync/detail/reduce/kokkos.hpp>
 #include <ksync/detail/reduce/team.hpp>
 #include <ksync/detail/reduce/tuned.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>

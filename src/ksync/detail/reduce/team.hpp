@@ -4,7 +4,7 @@
 // one team value, and the league's values are combined by Kokkos.
 #pragma once
 
-#include <ksync/detail/fold.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <algorithm>

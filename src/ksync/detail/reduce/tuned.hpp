@@ -7,9 +7,9 @@
 // one contiguous chunk into independent accumulators the compiler vectorizes.
 #pragma once
 
-#include <ksync/detail/fold.hpp>
 #include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/packs.hpp>
+#include <ksync/detail/reduction.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <algorithm>

@@ -3,7 +3,8 @@
 // What the portable reductions share (Kokkos only, any backend): how each reduce_op combines and its
 // identity, the Kokkos reducer writing into a target (a rank-0 View: asynchronous; a host scalar:
 // blocking), the accumulator type, and how host backends split the data. The strategies themselves are one
-// file each in detail/reduce/, listed in detail/reduce/strategies.hpp.
+// file each in detail/reduce/, listed in detail/reduce/strategies.hpp; this file sits beside that folder, not
+// in it, and transform, cg and the pipeline read its host-backend split too.
 #pragma once
 
 #include <ksync/compat.hpp>
