@@ -3,11 +3,7 @@
 // host (references) and on the device (Kokkos functors compiled as CUDA, native kernels).
 #pragma once
 
-#if defined(__CUDACC__)
-#define KSYNC_TEST_HOST_DEVICE __host__ __device__
-#else
-#define KSYNC_TEST_HOST_DEVICE
-#endif
+#include <ksync/detail/host_device.hpp>
 
 namespace ksync::test {
 
@@ -15,7 +11,7 @@ namespace ksync::test {
 // exact_reduction_input's sums exact (support/reference.hpp).
 struct Bend {
   template <class T>
-  KSYNC_TEST_HOST_DEVICE T operator()(T x) const {
+  KSYNC_HOST_DEVICE T operator()(T x) const {
     return x < T(4) ? x : static_cast<T>(2 * x);
   }
 };
@@ -23,7 +19,7 @@ struct Bend {
 // 2x + 1: every element changes, and a missed or doubly applied element shows.
 struct TwiceAndOne {
   template <class T>
-  KSYNC_TEST_HOST_DEVICE T operator()(T x) const {
+  KSYNC_HOST_DEVICE T operator()(T x) const {
     return static_cast<T>(2 * x + 1);
   }
 };
