@@ -51,7 +51,7 @@ inline std::vector<std::int64_t> reduce_sweep_sizes(bool smoke, bool host_backen
   return sizes;
 }
 
-// Whether the reduction sweep registers its own device copy of n elements (block_bench then does not: one
+// Whether the reduction sweep registers its own device copy of n elements (reverse_bench then does not: one
 // row name, one family, or a report would merge two families' samples as repetitions of one row).
 inline bool in_reduce_sweep(std::int64_t n, bool smoke, bool host_backend = false) {
   const auto sizes = reduce_sweep_sizes(smoke, host_backend);
@@ -64,7 +64,8 @@ inline std::vector<std::int64_t> reduce_focus_sizes(bool smoke) {
   return {std::int64_t{1} << 20, std::int64_t{1} << 28};
 }
 
-// Block-scope patterns: 2^26 elements (256 MiB of floats, several times the L2 of current GPUs).
+// Block-scope operations (reverse, segment_reduce, segment_predicates): 2^26 elements (256 MiB of floats,
+// several times the L2 of current GPUs).
 inline std::vector<std::int64_t> block_sizes(bool smoke) {
   if (smoke) return {std::int64_t{1} << 12};
   return {std::int64_t{1} << 26};
@@ -138,15 +139,15 @@ inline void record_barriers(benchmark::State& state, int rounds) {
       benchmark::Counter(rounds, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-// The persistent iterative workload (iteration_bench): Jacobi sweeps of 2^10 ... 2^24 points, 500 per call
+// The persistent iterative workload (jacobi_bench): Jacobi sweeps of 2^10 ... 2^24 points, 500 per call
 // (smoke: two tiny sizes, 10 phases).
-inline std::vector<std::int64_t> iteration_sizes(bool smoke) {
+inline std::vector<std::int64_t> jacobi_sizes(bool smoke) {
   std::vector<std::int64_t> sizes;
   for (int exponent = 10; exponent <= (smoke ? 12 : 24); exponent += 2)
     sizes.push_back(std::int64_t{1} << exponent);
   return sizes;
 }
-inline int iteration_phases(bool smoke) {
+inline int jacobi_phases(bool smoke) {
   return smoke ? 10 : 500;
 }
 
@@ -276,9 +277,11 @@ benchmark::internal::Benchmark* add_timed(const std::string& name, std::int64_t 
 void register_reduce_benchmarks(bool smoke);
 void register_cg_benchmarks(bool smoke);
 void register_round_trip_benchmarks(bool smoke);
-void register_block_benchmarks(bool smoke);
+void register_reverse_benchmarks(bool smoke);
+void register_segment_reduce_benchmarks(bool smoke);
+void register_predicates_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
-void register_iteration_benchmarks(bool smoke);
+void register_jacobi_benchmarks(bool smoke);
 void register_pipeline_benchmarks(bool smoke);
 void register_node_benchmarks(bool smoke);         // native binary only
 void register_concurrency_benchmarks(bool smoke);  // native binary only
@@ -288,9 +291,11 @@ inline void register_families_of_both_halves(bool smoke) {
   register_reduce_benchmarks(smoke);
   register_round_trip_benchmarks(smoke);
   register_cg_benchmarks(smoke);
-  register_block_benchmarks(smoke);
+  register_reverse_benchmarks(smoke);
+  register_segment_reduce_benchmarks(smoke);
+  register_predicates_benchmarks(smoke);
   register_barrier_benchmarks(smoke);
-  register_iteration_benchmarks(smoke);
+  register_jacobi_benchmarks(smoke);
   register_pipeline_benchmarks(smoke);
 }
 

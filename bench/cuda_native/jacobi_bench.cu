@@ -2,7 +2,7 @@
 // The persistent iterative workload, native forms: `phases` Jacobi sweeps (ksync::cuda::jacobi) of n points
 // per call, for every native iteration_form and n from 2^10 to 2^24. A sample is one call (latency timing:
 // from an idle stream to completion, launches included); seconds_per_phase is its time over the phases.
-// The portable forms are in bench/iteration_bench.cpp; tools/summarize-bench compares all of them and finds
+// The portable forms are in bench/jacobi_bench.cpp; tools/summarize-bench compares all of them and finds
 // the phase size from which relaunching stops mattering.
 #include "native.cuh"
 
@@ -39,10 +39,10 @@ void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_
 
 }  // namespace
 
-void ksync::bench::register_iteration_benchmarks(bool smoke) {
+void ksync::bench::register_jacobi_benchmarks(bool smoke) {
   using ksync::iteration_form;
-  const auto sizes = iteration_sizes(smoke);
-  const int phases = iteration_phases(smoke);
+  const auto sizes = jacobi_sizes(smoke);
+  const int phases = jacobi_phases(smoke);
   for (const auto form :
        {iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
         iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph}) {

@@ -2,7 +2,7 @@
 // The persistent iterative workload, portable forms: `phases` Jacobi sweeps (ksync::jacobi) of n points per
 // call with one parallel_for per sweep and as a Kokkos graph, n from 2^10 to 2^24. A sample is one call
 // ending in a fence of the instance; seconds_per_phase is its time over the phases. The native forms are in
-// bench/cuda_native/iteration_bench.cu.
+// bench/cuda_native/jacobi_bench.cu.
 #include "portable.hpp"
 
 #include <ksync/jacobi.hpp>
@@ -30,9 +30,9 @@ void time_jacobi(benchmark::State& state, ksync::iteration_form form, int phases
 
 }  // namespace
 
-void ksync::bench::register_iteration_benchmarks(bool smoke) {
-  const auto sizes = iteration_sizes(smoke);
-  const int phases = iteration_phases(smoke);
+void ksync::bench::register_jacobi_benchmarks(bool smoke) {
+  const auto sizes = jacobi_sizes(smoke);
+  const int phases = jacobi_phases(smoke);
   for (const auto form : {ksync::iteration_form::kokkos_parallel_for, ksync::iteration_form::kokkos_graph}) {
     for (const auto n : sizes) {
       ksync::bench::add_timed("portable/jacobi/" + std::string(ksync::to_string(form)) + "/float", n, time_jacobi, form,
