@@ -122,7 +122,7 @@ struct ReadStream {
   std::int64_t chunk;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, std::uint32_t& bits) const {
     std::uint32_t partial[8] = {};
-    if constexpr (ksync::detail::runs_on_host<Exec>) {
+    if constexpr (ksync::runs_on_host<Exec>) {
       const std::int64_t begin = lane * chunk;
       const std::int64_t end = begin + chunk < n ? begin + chunk : n;
       std::int64_t i = begin;
@@ -151,8 +151,8 @@ void time_read_stream(benchmark::State& state) {
   const Kokkos::View<std::uint32_t> result("bits");
   // Host: one contiguous chunk per thread; GPU: at least 16 words per lane, one lane per resident thread.
   const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
-  const std::int64_t lanes = std::max<std::int64_t>(
-      1, std::min<std::int64_t>(concurrency, ksync::detail::runs_on_host<Exec> ? n : (n + 15) / 16));
+  const std::int64_t lanes =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(concurrency, ksync::runs_on_host<Exec> ? n : (n + 15) / 16));
   const decltype(ReadStream::words) words(reinterpret_cast<const std::uint32_t*>(data.data()), n);
   const ReadStream functor{.words = words, .n = n, .lanes = lanes, .chunk = (n + lanes - 1) / lanes};
   time_on_instance(state, exec, n * 4, [&] {
@@ -209,8 +209,8 @@ void register_strategy(const std::string& name, std::int64_t n, reduce_op op, re
 }  // namespace
 
 void register_reduce_benchmarks(bool smoke) {
-  constexpr bool bridge = ksync::detail::has_native_bridge<Exec>;
-  for (const auto n : reduce_sweep_sizes(smoke, ksync::detail::runs_on_host<Exec>)) {
+  constexpr bool bridge = ksync::has_native_bridge<Exec>;
+  for (const auto n : reduce_sweep_sizes(smoke, ksync::runs_on_host<Exec>)) {
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::team, reduce_strategy::tuned}) {
       register_strategy("portable/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, reduce_op::sum,
                         strategy);
@@ -247,7 +247,7 @@ void register_reduce_benchmarks(bool smoke) {
   }
   // Cold rows (GPU backends, whose L2 the hot rows' smaller sizes fit in): one call after the cache was
   // overwritten.
-  for (const auto n : ksync::detail::runs_on_host<Exec> ? std::vector<std::int64_t>{} : cold_sizes(smoke)) {
+  for (const auto n : ksync::runs_on_host<Exec> ? std::vector<std::int64_t>{} : cold_sizes(smoke)) {
     const auto cold = timing::cold;
     for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
       add_timed("portable/reduce_cold/sum/float/" + std::string(ksync::to_string(strategy)), n, time_reduce,

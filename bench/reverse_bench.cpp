@@ -3,7 +3,7 @@
 // same bytes (its ceiling) where the reduction sweep does not already time one.
 #include "portable.hpp"
 
-#include <ksync/detail/reduction.hpp>  // runs_on_host
+#include <ksync/backend.hpp>  // runs_on_host
 #include <ksync/reverse.hpp>
 
 #include <cstdint>
@@ -37,7 +37,7 @@ void time_reverse_in_place(benchmark::State& state) {
 
 void register_reverse_benchmarks(bool smoke) {
   for (const auto n : block_sizes(smoke)) {
-    if (!in_reduce_sweep(n, smoke, ksync::detail::runs_on_host<Exec>))
+    if (!in_reduce_sweep(n, smoke, ksync::runs_on_host<Exec>))
       add_timed("portable/device_copy/float", n, device_copy, timing::throughput);
     add_timed("portable/reverse/float", n, time_reverse_out_of_place);
     add_timed("portable/reverse_in_place/float", n, time_reverse_in_place);

@@ -218,7 +218,7 @@ TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {
   EXPECT_EQ(message([&] { (void)ksync::cg(exec, shifted_apply<double>{.m = m, .shift = 0.5}, b, x, cg_form::fused); }),
             "ksync::cg: form = fused forms the direction where the operator reads it and needs an operator given by "
             "its rows; an apply operator runs host_scalars and device_scalars");
-  if (!ksync::detail::has_native_bridge<exec_space>) {
+  if (!ksync::has_native_bridge<exec_space>) {
     EXPECT_NE(message([&] { (void)ksync::cg(exec, op, b, x, cg_form::persistent_grid_sync); })
                   .find("ksync::cg: form = persistent_grid_sync runs ksync::cuda's kernels: it needs exec to be "
                         "Kokkos::Cuda"),

@@ -26,7 +26,7 @@ KSYNC_TYPED_SUITE(Jacobi, ksync::test::floating_types);
 std::vector<iteration_form> reachable_forms() {
   std::vector<iteration_form> forms;
   for (const auto form : ksync::all_iteration_forms) {
-    if (!ksync::is_native(form) || ksync::detail::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
+    if (!ksync::is_native(form) || ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
       forms.push_back(form);
     }
   }
@@ -150,7 +150,7 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
               (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, static_cast<iteration_form>(99));
             }).find("form = 99 is not an iteration_form"),
             std::string::npos);
-  if constexpr (!ksync::detail::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
+  if constexpr (!ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
     EXPECT_NE(message([&] {
                 (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, iteration_form::persistent_grid_sync);
               }).find("form = persistent_grid_sync"),

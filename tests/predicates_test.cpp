@@ -34,7 +34,7 @@ TEST(SegmentPredicates, CountAllAnyMatchTheReference) {
 
 TEST(SegmentPredicatesArguments, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<std::int32_t*> flags("flags", 64);
   const Kokkos::View<ksync::predicate_summary*> out("out", 2);
   const auto refused = [&](ksync::implementation how, const char* expected) {

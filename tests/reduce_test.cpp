@@ -9,7 +9,7 @@
 #include "support/rounding.hpp"
 #include "support/types.hpp"
 
-#include <ksync/detail/reduction.hpp>  // runs_on_host
+#include <ksync/backend.hpp>  // runs_on_host
 #include <ksync/reduce.hpp>
 
 #include <gtest/gtest.h>
@@ -82,7 +82,7 @@ TYPED_TEST(ReduceRounding, ErrorStaysWithinTheDocumentedBound) {
   for (const auto n : ksync::test::reduce_sizes) {
     const auto host = ksync::test::signed_fractions<T>(n, 41u + static_cast<std::uint32_t>(n));
     const auto data = to_device(host);
-    const auto check = ksync::test::portable_sum_rounding(host, ksync::detail::runs_on_host<Exec>,
+    const auto check = ksync::test::portable_sum_rounding(host, ksync::runs_on_host<Exec>,
                                                           static_cast<std::size_t>(exec.concurrency()));
     for (const auto strategy : portable_strategies) {
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
@@ -142,7 +142,7 @@ TEST(ReduceArguments, AValueThatIsNoStrategyIsRefused) {
 // are refused by name, before any work.
 TEST(ReduceArguments, NativeStrategiesAreRefusedWhereTheBridgeDoesNotExist) {
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Exec exec;
   const Kokkos::View<float*> data("ksync::test::data", 10);
   for (const auto strategy : ksync::all_reduce_strategies) {

@@ -57,7 +57,7 @@ TYPED_TEST(Reverse, OutOfPlaceAndInPlaceMatchTheReferenceForEveryTileAndSize) {
 
 TEST(ReverseArguments, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<float*> in("in", 8);
   const Kokkos::View<float*> out("out", 8);
   const auto native = ksync::implementation::native;

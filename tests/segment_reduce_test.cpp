@@ -62,7 +62,7 @@ TEST(SegmentReduceArguments, AWronglySizedOutputNamesTheExpectedCount) {
 
 TEST(SegmentReduceArguments, NativeFormsAreRefusedWhereTheBridgeDoesNotExist) {
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<float*> data("data", 64);
   const Kokkos::View<float*> out("out", 2);
   const auto refused = [&](ksync::segment_form form, const std::string& expected) {

@@ -96,7 +96,7 @@ TEST(TransformArguments, AValueThatIsNoStrategyIsRefused) {
 
 TEST(TransformArguments, TheNativeStrategyIsRefusedWhereTheBridgeDoesNotExist) {
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::detail::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
+  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Exec exec;
   const Kokkos::View<float*> in("ksync::test::in", 8);
   const Kokkos::View<float*> out("ksync::test::out", 8);

@@ -2,6 +2,7 @@
 // The portable half of ksync in one include.
 #pragma once
 
+#include <ksync/backend.hpp>
 #include <ksync/cg.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>

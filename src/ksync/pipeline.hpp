@@ -19,13 +19,13 @@
 // Kernels are labelled "ksync::pipeline::transform".
 #pragma once
 
+#include <ksync/backend.hpp>  // runs_on_host
 #include <ksync/compat.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/bridge/pipeline.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/index_policy.hpp>
-#include <ksync/detail/reduction.hpp>  // detail::runs_on_host
-#include <ksync/transform.hpp>         // detail::TransformEach: out(i) = f(in(i))
+#include <ksync/transform.hpp>  // detail::TransformEach: out(i) = f(in(i))
 #include <ksync/types.hpp>
 
 #include <algorithm>
@@ -152,7 +152,7 @@ class pipeline_plan {
 
   static constexpr const char* where = "ksync::pipeline";
   // GPU backends; on host backends the execution space's memory is the host's, so host Views need no copy.
-  static constexpr bool copies_chunks = !detail::runs_on_host<ExecutionSpace>;
+  static constexpr bool copies_chunks = !runs_on_host<ExecutionSpace>;
   using DeviceIn = Kokkos::View<In*, typename ExecutionSpace::memory_space>;
   using DeviceOut = Kokkos::View<Out*, typename ExecutionSpace::memory_space>;
 

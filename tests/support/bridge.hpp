@@ -10,6 +10,6 @@
 #define KSYNC_REQUIRE_BRIDGE()                                                                 \
   do {                                                                                         \
     KSYNC_REQUIRE_GPU();                                                                       \
-    if (!ksync::detail::has_native_bridge<Kokkos::DefaultExecutionSpace>)                      \
+    if (!ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>)                              \
       GTEST_SKIP() << "ksync-skip: the bridge needs Kokkos' CUDA backend and the native half"; \
   } while (false)

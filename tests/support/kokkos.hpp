@@ -38,7 +38,7 @@ template <class Exec, class Choice, std::size_t N>
 std::vector<Choice> reachable(const std::array<Choice, N>& all) {
   std::vector<Choice> here;
   for (const auto choice : all)
-    if (!ksync::is_native(choice) || ksync::detail::has_native_bridge<Exec>) here.push_back(choice);
+    if (!ksync::is_native(choice) || ksync::has_native_bridge<Exec>) here.push_back(choice);
   return here;
 }
 

@@ -20,6 +20,7 @@
 // always the case for Kokkos code on the CUDA backend.
 #pragma once
 
+#include <ksync/backend.hpp>
 #include <ksync/config.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/types.hpp>
@@ -32,24 +33,12 @@
 #include <string>
 #include <type_traits>
 
-#if KSYNC_HAS_CUDA_NATIVE && defined(KOKKOS_ENABLE_CUDA)
-#define KSYNC_NATIVE_BRIDGE 1
+#if KSYNC_NATIVE_BRIDGE  // ksync/backend.hpp
 #include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/value_types.hpp>
-#else
-#define KSYNC_NATIVE_BRIDGE 0
 #endif
 
 namespace ksync::detail {
-
-// Whether work on `ExecutionSpace` can be handed to ksync::cuda.
-template <class ExecutionSpace>
-inline constexpr bool has_native_bridge =
-#if KSYNC_NATIVE_BRIDGE
-    std::is_same_v<ExecutionSpace, Kokkos::Cuda>;
-#else
-    false;
-#endif
 
 // Whether this translation unit can instantiate ksync::cuda kernels with a user functor.
 inline constexpr bool compiled_as_cuda =

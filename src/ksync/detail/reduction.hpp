@@ -7,6 +7,7 @@
 // in it, and transform, cg and the pipeline read its host-backend split too.
 #pragma once
 
+#include <ksync/backend.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/ops.hpp>
 #include <ksync/types.hpp>
@@ -18,11 +19,6 @@
 #include <type_traits>
 
 namespace ksync::detail {
-
-// Whether `ExecutionSpace` runs on the host (its threads share the CPU's caches: contiguous chunks win).
-template <class ExecutionSpace>
-inline constexpr bool runs_on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
 
 // The type partial results are kept in. On host backends each thread adds a contiguous share of the data in
 // sequence, and a float partial of values of one sign stops growing once it passes 2^24 (a small addend

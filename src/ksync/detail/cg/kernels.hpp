@@ -8,7 +8,7 @@
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/detail/index_policy.hpp>
-#include <ksync/detail/reduction.hpp>  // runs_on_host, split_for_host
+#include <ksync/detail/reduction.hpp>  // split_for_host
 #include <ksync/stencil.hpp>
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include <ksync/compat.hpp>
 #include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/packs.hpp>
-#include <ksync/detail/reduction.hpp>  // runs_on_host, split_for_host
+#include <ksync/detail/reduction.hpp>  // split_for_host
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/types.hpp>
 
