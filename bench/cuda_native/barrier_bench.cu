@@ -3,7 +3,7 @@
 // barriers back to back; a sample is one launch timed with events, and seconds_per_barrier is its time over
 // the rounds (the launch itself is spread over them and shows only for kernel relaunch and graph nodes,
 // which time one empty launch or node each). The portable rows (team_barrier, Kokkos launch + fence, Kokkos
-// graph node) are in bench/barrier_bench.cpp; tools/summarize-bench puts both in one table.
+// graph node) are in bench/barrier_bench.cpp; tools/sync-tables puts both in one table.
 #include "native.cuh"
 
 #include <ksync/cuda/device/occupancy.hpp>

@@ -2,7 +2,7 @@
 // The persistent iterative workload, native forms: `phases` Jacobi sweeps (ksync::cuda::jacobi) of n points
 // per call, for every native iteration_form and n from 2^10 to 2^24. A sample is one call (latency timing:
 // from an idle stream to completion, launches included); seconds_per_phase is its time over the phases.
-// The portable forms are in bench/jacobi_bench.cpp; tools/summarize-bench compares all of them and finds
+// The portable forms are in bench/jacobi_bench.cpp; tools/sync-tables compares all of them and finds
 // the phase size from which relaunching stops mattering.
 #include "native.cuh"
 

@@ -2,7 +2,7 @@
 //
 // What every portable form of ksync::cg shares: the work buffers (Views), one solve's arguments, the start,
 // the host's looks at the state, the batch loop and the result. Each form is one file beside this one. The
-// names are those of the native half's cuda_native/src/device/cg/context.cuh.
+// names are those of the native half's cuda_native/include/ksync/cuda/detail/cg/context.cuh.
 #pragma once
 
 #include <ksync/detail/captured_value.hpp>
