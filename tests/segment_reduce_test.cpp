@@ -17,8 +17,6 @@
 namespace ksync::test {
 namespace {
 
-constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
-
 KSYNC_TYPED_SUITE(SegmentReduce, value_types);
 
 // Every form this backend reaches: the portable ones, and tree and shuffle through the bridge on Kokkos::Cuda.
@@ -26,14 +24,9 @@ TYPED_TEST(SegmentReduce, EveryFormAndOperatorMatchesTheReference) {
   using T = TypeParam;
   const Kokkos::DefaultExecutionSpace exec;
   const auto forms = reachable<Kokkos::DefaultExecutionSpace>(ksync::all_segment_forms);
-  for (const auto n : boundary_sizes) {
-    if (!size_enabled(n)) continue;
-    const auto host = signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
-    const auto data = to_device(host);
-    for (const int segment : block_sizes) {
-      if (n > 100'000 && segment != 256) continue;
-      for (const auto op : ops) {
-        const auto expected = segment_reduce_reference(host, segment, op);
+  for_each_segment_reduce_case<T>(
+      block_sizes, [](const std::vector<T>& host) { return to_device(host); },
+      [&](const auto& data, std::size_t n, int segment, reduce_op op, const std::vector<T>& expected) {
         for (const auto form : forms) {
           SCOPED_TRACE(::testing::Message() << "n = " << n << ", segment = " << segment << ", op = "
                                             << ksync::to_string(op) << ", form = " << ksync::to_string(form));
@@ -41,9 +34,7 @@ TYPED_TEST(SegmentReduce, EveryFormAndOperatorMatchesTheReference) {
           ksync::segment_reduce(exec, data, segment, op, form, out);
           EXPECT_EQ(to_host(out), expected);
         }
-      }
-    }
-  }
+      });
 }
 
 TEST(SegmentReduceArguments, AWronglySizedOutputNamesTheExpectedCount) {

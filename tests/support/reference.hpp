@@ -85,6 +85,24 @@ std::vector<T> segment_reduce_reference(const std::vector<T>& data, int segment_
   return out;
 }
 
+// The cases both halves' segment_reduce tests run: every enabled boundary size n, its data signed integers
+// in [-1000, 1000] made once by upload(host) (a View or a device buffer), every segment size of `segments`
+// (only 256 past 100,000 elements), and sum, min and max: check(data, n, segment, op, expected), `expected`
+// the host reference of that case.
+template <class T, class Segments, class Upload, class Check>
+void for_each_segment_reduce_case(const Segments& segments, Upload&& upload, Check&& check) {
+  for (const auto n : boundary_sizes) {
+    if (!size_enabled(n)) continue;
+    const auto host = signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
+    const auto data = upload(host);
+    for (const int segment : segments) {
+      if (n > 100'000 && segment != 256) continue;
+      for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max})
+        check(data, n, segment, op, segment_reduce_reference(host, segment, op));
+    }
+  }
+}
+
 inline std::vector<predicate_summary> segment_predicates_reference(const std::vector<std::int32_t>& flags,
                                                                    int segment_size) {
   std::vector<predicate_summary> out;

@@ -223,25 +223,27 @@ TEST(CgReuseGpu, NotFiniteOverlappingOrHostInputIsRefusedAndXIsLeftAsItWas) {
   const auto guess = ksync::test::cg_right_hand_side<double>(m, 44u);
   ksync::cuda::cg_solver<double> solver(m);
   const cudaStream_t s = cudaStreamPerThread;
+  // Solves b from x_values, which must be refused with `message`; returns x as the refusal left it.
+  const auto x_after_refusal = [&](const std::vector<double>& b_values, const std::vector<double>& x_values,
+                                   cg_form form, const char* message) {
+    const buffer b(b_values);
+    buffer x(x_values);
+    EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, b.data(), x.data(), form); }, message));
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+    return x.to_host();
+  };
   for (const auto form : native_forms) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
       auto bad_b = b_host;
       bad_b[100] = bad;
-      const buffer b(bad_b);
-      buffer x(guess);
-      EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, b.data(), x.data(), form); },
-                                       "ksync::cuda::cg: b holds NaN or Inf, or entries whose squares overflow"));
-      KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
-      EXPECT_EQ(x.to_host(), guess);
+      EXPECT_EQ(
+          x_after_refusal(bad_b, guess, form, "ksync::cuda::cg: b holds NaN or Inf, or entries whose squares overflow"),
+          guess);
       auto bad_guess = guess;
       bad_guess[7] = bad;
-      const buffer good_b(b_host);
-      buffer bad_x(bad_guess);
-      EXPECT_TRUE(ksync::test::refuses([&] { (void)solver.solve(s, good_b.data(), bad_x.data(), form); },
-                                       "ksync::cuda::cg: the initial x holds NaN or Inf, or A x overflows"));
-      KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
-      auto kept = bad_x.to_host();
+      auto kept =
+          x_after_refusal(b_host, bad_guess, form, "ksync::cuda::cg: the initial x holds NaN or Inf, or A x overflows");
       EXPECT_FALSE(std::isfinite(kept[7]));
       kept[7] = guess[7];
       EXPECT_EQ(kept, guess);

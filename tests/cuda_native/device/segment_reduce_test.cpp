@@ -20,20 +20,15 @@ namespace ksync::test {
 namespace {
 
 const std::vector<ksync::segment_form> forms = ksync::ids_of_half<ksync::segment_form>(ksync::strategy_half::native);
-constexpr std::array<ksync::reduce_op, 3> ops{ksync::reduce_op::sum, ksync::reduce_op::min, ksync::reduce_op::max};
 
 KSYNC_TYPED_GPU_SUITE(NativeSegmentReduceGpu, value_types);
 
 TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheReference) {
   using T = TypeParam;
-  for (const auto n : boundary_sizes) {
-    if (!size_enabled(n)) continue;
-    const auto host = signed_integers<T>(n, 7u + static_cast<std::uint32_t>(n), 1000);
-    const cuda::device_buffer<T> data(host);
-    for (const int segment : ksync::cuda::segment_reduce_sizes) {
-      if (n > 100'000 && segment != 256) continue;
-      for (const auto op : ops) {
-        const auto expected = segment_reduce_reference(host, segment, op);
+  for_each_segment_reduce_case<T>(
+      ksync::cuda::segment_reduce_sizes, [](const std::vector<T>& host) { return cuda::device_buffer<T>(host); },
+      [&](const cuda::device_buffer<T>& data, std::size_t n, int segment, reduce_op op,
+          const std::vector<T>& expected) {
         for (const auto form : forms) {
           SCOPED_TRACE(::testing::Message() << "n = " << n << ", segment = " << segment << ", op = "
                                             << ksync::to_string(op) << ", form = " << ksync::to_string(form));
@@ -42,9 +37,7 @@ TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheRefere
           ASSERT_EQ(cudaStreamSynchronize(cudaStreamPerThread), cudaSuccess);
           EXPECT_EQ(out.to_host(), expected);
         }
-      }
-    }
-  }
+      });
 }
 
 // Sizes not compiled in are refused with the list of those that are; portable forms naming the form.
