@@ -27,7 +27,7 @@ TEST(StrategyExample, TheRowsNameTheNewPortableStrategy) {
   EXPECT_TRUE(ksync::is_known(reduce_strategy::single_team));
   EXPECT_FALSE(ksync::is_native(reduce_strategy::single_team));
   const auto portable = ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::portable);
-  EXPECT_NE(std::find(portable.begin(), portable.end(), reduce_strategy::single_team), portable.end());
+  EXPECT_NE(std::ranges::find(portable, reduce_strategy::single_team), portable.end());
 }
 
 TEST(StrategyExample, TheNewPortableStrategyReducesAsTheReference) {
