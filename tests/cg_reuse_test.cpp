@@ -3,6 +3,7 @@
 // gives for that input, on every form the default execution space reaches. The kokkos_graph form keeps a
 // graph between solves (docs/architecture.md, "What is kept between calls"); each test changes one of the
 // inputs that graph captured, or one it must not have captured.
+#include "support/cg_operator.hpp"
 #include "support/cg_reference.hpp"
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
@@ -29,16 +30,8 @@ using solver_type = ksync::cg_solver<exec_space, double>;
 constexpr int m = 16;
 constexpr std::int64_t n = std::int64_t{m} * m;
 
-// scale * A (A the built-in Poisson operator): trivially copyable, no operator==, so compared by its bytes.
-struct scaled_rows {
-  std::int64_t m;
-  double scale;
-  KOKKOS_FUNCTION std::int64_t extent() const { return m * m; }
-  template <class Vector>
-  KOKKOS_FUNCTION double operator()(const Vector& v, std::int64_t i) const {
-    return scale * ksync::poisson_2d_apply<double>(v, static_cast<int>(m), static_cast<int>(i));
-  }
-};
+// scale * A (A the built-in Poisson operator, shift 0): trivially copyable, no operator==, so compared by its bytes.
+using ksync::test::poisson_rows;
 
 // A + diag(d), d in a View.
 struct diagonal_shift {
@@ -58,7 +51,7 @@ struct diagonal_rows : diagonal_shift {
 
 // Without: neither comparable nor trivially copyable (it holds a View), so never taken for the same.
 struct opaque_rows : diagonal_shift {};
-static_assert(ksync::detail::comparable_capture<scaled_rows> && ksync::detail::comparable_capture<diagonal_rows> &&
+static_assert(ksync::detail::comparable_capture<poisson_rows> && ksync::detail::comparable_capture<diagonal_rows> &&
               !ksync::detail::comparable_capture<opaque_rows>);
 
 vector filled(std::int64_t count, unsigned int seed, double low = -1.0, double high = 1.0) {
@@ -146,7 +139,7 @@ solve_inputs<Operator> changed(solve_inputs<Operator> inputs, Change&& change) {
 }
 
 TEST(CgReuse, OperatorOfTheSameTypeWithOtherFields) {
-  const auto first = solve_inputs<scaled_rows>{
+  const auto first = solve_inputs<poisson_rows>{
       .exec = exec_space(), .op = {.m = m, .scale = 1.0}, .b = filled(n, 2u), .x = vector("x", n)};
   expect_second_as_fresh(first, changed(first, [](auto& in) { in.op.scale = 2.0; }));
 }
@@ -183,7 +176,7 @@ TEST(CgReuse, OperatorThatCannotBeCompared) {
 }
 
 TEST(CgReuse, OperatorOfAnotherType) {
-  const auto first = solve_inputs<scaled_rows>{
+  const auto first = solve_inputs<poisson_rows>{
       .exec = exec_space(), .op = {.m = m, .scale = 3.0}, .b = filled(n, 12u), .x = vector("x", n)};
   const diagonal_rows other{{.m = m, .diagonal = filled(n, 13u, 5.0, 9.0)}};
   const auto second = solve_inputs<diagonal_rows>{.exec = first.exec, .op = other, .b = first.b, .x = first.x};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cg against the host CG (support/cg_reference.hpp) on whatever backend Kokkos has: every reachable
 // form, float and double, the built-in operator and user operators of both shapes, and bad input.
+#include "support/cg_operator.hpp"
 #include "support/cg_reference.hpp"
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
@@ -39,17 +40,8 @@ void for_each_reachable_form(Check&& check) {
   }
 }
 
-// A + shift I by its rows: the user operator of the tests (SPD for shift >= 0).
-struct shifted_rows {
-  std::int64_t m;
-  double shift;
-  KOKKOS_FUNCTION std::int64_t extent() const { return m * m; }
-  template <class Vector>
-  KOKKOS_FUNCTION auto operator()(const Vector& v, std::int64_t i) const {
-    using T = std::remove_cvref_t<decltype(v(i))>;
-    return ksync::poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i)) + static_cast<T>(shift) * v(i);
-  }
-};
+// A + shift I by its rows (shift >= 0): the user operator of the tests.
+using ksync::test::poisson_rows;
 
 // The same operator applying itself with a parallel_for of its own.
 template <class T>
@@ -59,7 +51,7 @@ struct shifted_apply {
   std::int64_t extent() const { return m * m; }
   void apply(const exec_space& exec, const Kokkos::View<const T*, memory_space>& x,
              const Kokkos::View<T*, memory_space>& y) const {
-    const shifted_rows rows{.m = m, .shift = shift};
+    const poisson_rows rows{.m = m, .shift = shift};
     const auto at = ksync::detail::cg::entries<Kokkos::View<const T*, memory_space>>{x};
     Kokkos::parallel_for(
         "ksync::test::shifted_apply", Kokkos::RangePolicy<exec_space>(exec, 0, extent()),
@@ -116,7 +108,7 @@ TYPED_TEST(Cg, UserOperatorsOfBothShapes) {
   for (const int m : {3, 16, 33}) {
     const std::vector<T> zero(static_cast<std::size_t>(m) * m, T(0));
     for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph})
-      expect_matches_reference<T>(shifted_rows{.m = m, .shift = 0.5}, m, 0.5, form, zero, 5u);
+      expect_matches_reference<T>(poisson_rows{.m = m, .shift = 0.5}, m, 0.5, form, zero, 5u);
     for (const auto form : {cg_form::host_scalars, cg_form::device_scalars})
       expect_matches_reference<T>(shifted_apply<T>{.m = m, .shift = 0.5}, m, 0.5, form, zero, 5u);
   }
@@ -224,7 +216,7 @@ TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {
                         "Kokkos::Cuda"),
               std::string::npos);
   } else {
-    EXPECT_EQ(message([&] { (void)ksync::cg(exec, shifted_rows{.m = m, .shift = 0.5}, b, x, cg_form::cuda_graph); }),
+    EXPECT_EQ(message([&] { (void)ksync::cg(exec, poisson_rows{.m = m, .shift = 0.5}, b, x, cg_form::cuda_graph); }),
               "ksync::cg: form = cuda_graph runs ksync::cuda's kernels, which have only the built-in "
               "ksync::poisson_2d operator");
   }
