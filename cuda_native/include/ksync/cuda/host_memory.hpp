@@ -20,47 +20,12 @@
 
 #include <cstddef>
 #include <memory>
-#include <span>
-#include <utility>
 
 namespace ksync::cuda {
 
 namespace detail {
 struct registration_deleter {
   void operator()(void* data) const noexcept { (void)cudaHostUnregister(data); }
-};
-
-// count elements of memory of `Kind`, owned: moves, never copies; freed through ksync/cuda/allocation.hpp.
-template <class T, memory_kind Kind>
-class owned_elements {
- public:
-  owned_elements(const owned_elements&) = delete;
-  owned_elements& operator=(const owned_elements&) = delete;
-  owned_elements(owned_elements&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-  owned_elements& operator=(owned_elements&& other) noexcept {
-    if (this != &other) {
-      release(Kind, data_, count_ * sizeof(T));
-      data_ = std::exchange(other.data_, nullptr);
-      count_ = std::exchange(other.count_, 0);
-    }
-    return *this;
-  }
-  ~owned_elements() { release(Kind, data_, count_ * sizeof(T)); }
-
-  [[nodiscard]] T* data() const noexcept { return data_; }
-  // 0 once moved from: the count belongs to the memory.
-  [[nodiscard]] std::size_t size() const noexcept { return count_; }
-  [[nodiscard]] std::span<T> span() const noexcept { return {data(), size()}; }
-
- protected:
-  owned_elements() = default;
-  owned_elements(std::size_t count, const char* who, unsigned int flags)
-      : data_(static_cast<T*>(allocate(Kind, bytes_of(count, sizeof(T), who), who, flags))), count_(count) {}
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
 };
 }  // namespace detail
 
