@@ -172,8 +172,8 @@ TEST(Pipeline, AFailureMidwayFencesEveryInstanceBeforeTheExceptionLeaves) {
 }
 
 TEST(Pipeline, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<float*, Kokkos::HostSpace> in("in", 100);
   const Kokkos::View<float*, Kokkos::HostSpace> out("out", 100);
   const std::string message = ksync::test::invalid_argument_message([&] {

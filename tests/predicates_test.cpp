@@ -33,8 +33,8 @@ TEST(SegmentPredicates, CountAllAnyMatchTheReference) {
 }
 
 TEST(SegmentPredicatesArguments, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<std::int32_t*> flags("flags", 64);
   const Kokkos::View<ksync::predicate_summary*> out("out", 2);
   const auto refused = [&](ksync::implementation how, const char* expected) {

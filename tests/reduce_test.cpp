@@ -141,20 +141,14 @@ TEST(ReduceArguments, AValueThatIsNoStrategyIsRefused) {
 // Native strategies run ksync::cuda's kernels: anywhere but Kokkos::Cuda with the native half built they
 // are refused by name, before any work.
 TEST(ReduceArguments, NativeStrategiesAreRefusedWhereTheBridgeDoesNotExist) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
-  const Exec exec;
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
   const Kokkos::View<float*> data("ksync::test::data", 10);
   for (const auto strategy : ksync::all_reduce_strategies) {
     if (!ksync::is_native(strategy)) continue;
-    try {
-      (void)ksync::reduce(exec, data, reduce_op::sum, strategy);
-      FAIL() << "expected std::invalid_argument for " << ksync::to_string(strategy);
-    } catch (const std::invalid_argument& error) {
-      const std::string message = error.what();
-      EXPECT_NE(message.find("strategy = " + std::string(ksync::to_string(strategy))), std::string::npos) << message;
-      EXPECT_NE(message.find("needs exec to be Kokkos::Cuda"), std::string::npos) << message;
-    }
+    EXPECT_TRUE(ksync::test::refuses(
+        [&] { (void)ksync::reduce(Kokkos::DefaultExecutionSpace{}, data, reduce_op::sum, strategy); },
+        "ksync::reduce: strategy = " + std::string(ksync::to_string(strategy)) +
+            " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda"));
   }
 }
 

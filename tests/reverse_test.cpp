@@ -56,8 +56,8 @@ TYPED_TEST(Reverse, OutOfPlaceAndInPlaceMatchTheReferenceForEveryTileAndSize) {
 }
 
 TEST(ReverseArguments, TheNativeImplementationIsRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<float*> in("in", 8);
   const Kokkos::View<float*> out("out", 8);
   const auto native = ksync::implementation::native;

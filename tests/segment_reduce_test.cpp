@@ -52,8 +52,8 @@ TEST(SegmentReduceArguments, AWronglySizedOutputNamesTheExpectedCount) {
 }
 
 TEST(SegmentReduceArguments, NativeFormsAreRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
   using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
   const Kokkos::View<float*> data("data", 64);
   const Kokkos::View<float*> out("out", 2);
   const auto refused = [&](ksync::segment_form form, const std::string& expected) {

@@ -95,9 +95,8 @@ TEST(TransformArguments, AValueThatIsNoStrategyIsRefused) {
 }
 
 TEST(TransformArguments, TheNativeStrategyIsRefusedWhereTheBridgeDoesNotExist) {
-  using Exec = Kokkos::DefaultExecutionSpace;
-  if (ksync::has_native_bridge<Exec>) GTEST_SKIP() << "ksync-skip: the bridge exists on this backend";
-  const Exec exec;
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
+  const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<float*> in("ksync::test::in", 8);
   const Kokkos::View<float*> out("ksync::test::out", 8);
   EXPECT_TRUE(ksync::test::refuses([&] { ksync::transform(exec, in, out, TwiceAndOne{}, transform_strategy::native); },

@@ -8,6 +8,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -48,3 +50,11 @@ std::vector<ksync::implementation> reachable_implementations() {
 }
 
 }  // namespace ksync::test
+
+// The first line of each suite's test that its native choices are refused where the bridge does not exist
+// (any backend but Kokkos::Cuda with the native half): where it exists they run, and the test skips.
+#define KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS()                           \
+  do {                                                                 \
+    if (ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>)       \
+      GTEST_SKIP() << "ksync-skip: the bridge exists on this backend"; \
+  } while (false)
