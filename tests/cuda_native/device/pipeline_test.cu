@@ -125,12 +125,17 @@ TEST(PipelineGpu, EveryChunkIsConsumedOnceAfterItsResultsLand) {
   }
 }
 
+// A pinned input of n ones and a pinned output of n: what the consumer-exception tests run on.
+struct pinned_ones_and_output {
+  explicit pinned_ones_and_output(std::size_t n) : in(n), out(n) { std::fill(in.data(), in.data() + n, 1.0f); }
+  ksync::cuda::pinned_buffer<float> in;
+  ksync::cuda::pinned_buffer<float> out;
+};
+
 TEST(PipelineGpu, AConsumerExceptionIsRethrownAfterEveryStreamIsDone) {
   KSYNC_REQUIRE_GPU();
   const std::size_t n = 50'000;
-  const ksync::cuda::pinned_buffer<float> in(n);
-  const ksync::cuda::pinned_buffer<float> out(n);
-  std::fill(in.data(), in.data() + n, 1.0f);
+  const auto& [in, out] = pinned_ones_and_output(n);
   ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = 1000, .streams = 2});
   std::vector<int> consumed(50, 0);
   EXPECT_THROW((void)plan.run(std::span<const float>(in.span()), out.span(), TwiceAndOne{},
@@ -149,9 +154,7 @@ TEST(PipelineGpu, AConsumerExceptionIsRethrownAfterEveryStreamIsDone) {
 TEST(PipelineGpu, AConsumerExceptionLeavesNothingHeldOnceThePlanIsGone) {
   KSYNC_REQUIRE_GPU();
   const std::size_t n = 20'000;
-  const ksync::cuda::pinned_buffer<float> in(n);
-  const ksync::cuda::pinned_buffer<float> out(n);
-  std::fill(in.data(), in.data() + n, 1.0f);
+  const auto& [in, out] = pinned_ones_and_output(n);
   const auto before = ksync::test::held_resources::now();
   {
     ksync::cuda::pipeline_plan<float> plan(n, {.chunk_elements = 1000, .streams = 3, .record_timeline = true});
