@@ -125,7 +125,8 @@ for wanted in ("native", "mpi", "nccl", "shared", "tests", "benchmarks", "kokkos
     if wanted not in variants:
         problems.append(f"missing variant '{wanted}'")
 deps = [(args[0], kwargs.get("when", "")) for args, kwargs in declared["depends_on"]]
-for spec, when in [("kokkos@4.6:5", ""), ("kokkos+cuda+cuda_lambda", "+cuda"), ("kokkos cuda_arch=90", "+cuda cuda_arch=90"),
+for spec, when in [("kokkos@4.6:5", ""), ("kokkos+cuda", "+cuda"),
+                   ("kokkos+cuda_lambda", "+cuda ^kokkos@:4"), ("kokkos cuda_arch=90", "+cuda cuda_arch=90"),
                    ("cuda@12.8:", "+cuda"), ("mpi", "+mpi"), ("nccl", "+nccl"),
                    ("kokkos-kernels@4.6:5", "+kokkos_kernels"), ("googletest@1.11:", "+tests"),
                    ("benchmark@1.8:", "+benchmarks")]:

@@ -33,8 +33,10 @@ class Ksync(CMakePackage, CudaPackage):
     depends_on("cmake@3.31:", type="build", when="+cuda")
     depends_on("kokkos@4.6:5")
     # Kokkos carries the backend: a CUDA build of ksync needs Kokkos built for the same GPU, with device
-    # lambdas (ksync's kernels are lambdas and functors).
-    depends_on("kokkos+cuda+cuda_lambda", when="+cuda")
+    # lambdas (ksync's kernels are lambdas and functors). Kokkos 5 always has them: the builtin kokkos
+    # declares cuda_lambda only @:4, so asking for it unconditionally would rule Kokkos 5 out.
+    depends_on("kokkos+cuda", when="+cuda")
+    depends_on("kokkos+cuda_lambda", when="+cuda ^kokkos@:4")
     depends_on("kokkos~cuda", when="~cuda")
     for arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos cuda_arch={arch}", when=f"+cuda cuda_arch={arch}")
