@@ -11,6 +11,10 @@ import pathlib
 import sys
 import types
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from spack_recipe_cases import EXPECTED_CMAKE_ARGS  # noqa: E402
+
 repo = pathlib.Path(sys.argv[1])
 recipe = repo / "packages" / "ksync" / "package.py"
 repo_yaml = (repo / "repo.yaml").read_text()
@@ -139,22 +143,7 @@ for spec, when in [("+native", "~cuda"), ("+nccl", "~native"), ("+cuda", "cuda_a
 if not callable(getattr(Ksync, "test_consumer", None)):
     problems.append("no spack test hook (test_consumer)")
 
-kokkos = "-DKokkos_ROOT:STRING=/spack/opt/kokkos"
-wrapper = "-DCMAKE_CXX_COMPILER:STRING=/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
-expected = {
-    "~cuda ~native": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=OFF", "-DKSYNC_MPI:STRING=OFF",
-                      "-DKSYNC_NCCL:STRING=OFF", "-DKSYNC_KOKKOS_KERNELS:STRING=OFF", "-DBUILD_SHARED_LIBS:BOOL=OFF",
-                      "-DKSYNC_ENABLE_TESTS:BOOL=OFF", "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF"],
-    "+cuda cuda_arch=80": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=OFF",
-                           "-DKSYNC_NCCL:STRING=OFF", "-DKSYNC_KOKKOS_KERNELS:STRING=OFF",
-                           "-DBUILD_SHARED_LIBS:BOOL=OFF", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
-                           "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=80"],
-    "+cuda cuda_arch=90 +mpi +nccl +shared": [
-        kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=ON", "-DKSYNC_NCCL:STRING=ON",
-        "-DKSYNC_KOKKOS_KERNELS:STRING=OFF", "-DBUILD_SHARED_LIBS:BOOL=ON", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
-        "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=90"],
-}
-for spec_text, wanted in expected.items():
+for spec_text, wanted in EXPECTED_CMAKE_ARGS.items():
     package = Ksync()
     package.spec = Spec(spec_text)
     args = package.cmake_args()

@@ -32,6 +32,10 @@ import re
 import sys
 import types
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from spack_recipe_cases import EXPECTED_CMAKE_ARGS  # noqa: E402
+
 ksync_repo = pathlib.Path(sys.argv[1])
 packages_root = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else os.environ.get("KSYNC_SPACK_PACKAGES", "")
 if not packages_root:
@@ -482,25 +486,10 @@ class Spec:
         return Dependency(name)
 
 
-kokkos = "-DKokkos_ROOT:STRING=/spack/opt/kokkos"
-wrapper = "-DCMAKE_CXX_COMPILER:STRING=/spack/opt/kokkos-nvcc-wrapper/bin/nvcc_wrapper"
-common = ["-DKSYNC_NCCL:STRING=OFF", "-DKSYNC_KOKKOS_KERNELS:STRING=OFF"]
-expected = {
-    "~cuda ~native": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=OFF", "-DKSYNC_MPI:STRING=OFF", *common,
-                      "-DBUILD_SHARED_LIBS:BOOL=OFF", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
-                      "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF"],
-    "+cuda cuda_arch=80": [kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=OFF", *common,
-                           "-DBUILD_SHARED_LIBS:BOOL=OFF", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
-                           "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=80"],
-    "+cuda cuda_arch=90 +mpi +nccl +shared": [
-        kokkos, "-DKSYNC_ENABLE_CUDA_NATIVE:BOOL=ON", "-DKSYNC_MPI:STRING=ON", "-DKSYNC_NCCL:STRING=ON",
-        "-DKSYNC_KOKKOS_KERNELS:STRING=OFF", "-DBUILD_SHARED_LIBS:BOOL=ON", "-DKSYNC_ENABLE_TESTS:BOOL=OFF",
-        "-DKSYNC_ENABLE_BENCHMARKS:BOOL=OFF", wrapper, "-DCMAKE_CUDA_ARCHITECTURES:STRING=90"],
-}
 cmake_module = sys.modules["spack_repo.builtin.build_systems.cmake"]
 if Ksync.define is not cmake_module.CMakePackage.define:
     problems.append("ksync's define is not the builtin CMakePackage's")
-for spec_text, wanted in expected.items():
+for spec_text, wanted in EXPECTED_CMAKE_ARGS.items():
     pkg = Ksync()
     pkg.spec = Spec(spec_text)
     args = pkg.cmake_args()
