@@ -13,7 +13,7 @@ import types
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from spack_recipe_cases import EXPECTED_CMAKE_ARGS  # noqa: E402
+from spack_recipe_cases import check_cmake_args  # noqa: E402
 
 repo = pathlib.Path(sys.argv[1])
 recipe = repo / "packages" / "ksync" / "package.py"
@@ -143,13 +143,7 @@ for spec, when in [("+native", "~cuda"), ("+nccl", "~native"), ("+cuda", "cuda_a
 if not callable(getattr(Ksync, "test_consumer", None)):
     problems.append("no spack test hook (test_consumer)")
 
-for spec_text, wanted in EXPECTED_CMAKE_ARGS.items():
-    package = Ksync()
-    package.spec = Spec(spec_text)
-    args = package.cmake_args()
-    print(f"ksync {spec_text}: cmake_args =\n  " + "\n  ".join(args))
-    if args != wanted:
-        problems.append(f"cmake_args() for '{spec_text}' is {args}, expected {wanted}")
+check_cmake_args(Ksync, Spec, problems, "")
 
 if problems:
     sys.exit("spack recipe check failed:\n  " + "\n  ".join(problems))

@@ -34,7 +34,7 @@ import types
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from spack_recipe_cases import EXPECTED_CMAKE_ARGS  # noqa: E402
+from spack_recipe_cases import check_cmake_args  # noqa: E402
 
 ksync_repo = pathlib.Path(sys.argv[1])
 packages_root = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else os.environ.get("KSYNC_SPACK_PACKAGES", "")
@@ -489,13 +489,7 @@ class Spec:
 cmake_module = sys.modules["spack_repo.builtin.build_systems.cmake"]
 if Ksync.define is not cmake_module.CMakePackage.define:
     problems.append("ksync's define is not the builtin CMakePackage's")
-for spec_text, wanted in EXPECTED_CMAKE_ARGS.items():
-    pkg = Ksync()
-    pkg.spec = Spec(spec_text)
-    args = pkg.cmake_args()
-    print(f"ksync {spec_text}: cmake_args (builtin cmake.py define/define_from_variant) =\n  " + "\n  ".join(args))
-    if args != wanted:
-        problems.append(f"cmake_args() for '{spec_text}' is {args}, expected {wanted}")
+check_cmake_args(Ksync, Spec, problems, " (builtin cmake.py define/define_from_variant)")
 
 for note in notes:
     print(f"note: {note}")

@@ -19,3 +19,15 @@ EXPECTED_CMAKE_ARGS = {
     "+cuda cuda_arch=80": _args("ON", "OFF", "OFF", 80),
     "+cuda cuda_arch=90 +mpi +nccl +shared": _args("ON", "ON", "ON", 90),
 }
+
+
+def check_cmake_args(package_class, make_spec, problems, how=""):
+    """Prints package_class().cmake_args() for each spec above (`how`: what made them) and adds a line to
+    `problems` for each that differs from its expected list."""
+    for spec_text, wanted in EXPECTED_CMAKE_ARGS.items():
+        package = package_class()
+        package.spec = make_spec(spec_text)
+        args = package.cmake_args()
+        print(f"ksync {spec_text}: cmake_args{how} =\n  " + "\n  ".join(args))
+        if args != wanted:
+            problems.append(f"cmake_args() for '{spec_text}' is {args}, expected {wanted}")
