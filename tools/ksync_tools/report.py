@@ -24,8 +24,9 @@ import json
 import pathlib
 import sys
 
-from ksync_tools import pipeline_tables, solver_tables, sync_tables, timeline
-from ksync_tools.results import counter, error_rows, load, median, sized
+from ksync_tools import pipeline_tables, solver_tables, sync_tables
+from ksync_tools.plots import plots
+from ksync_tools.results import error_rows, load, sized
 from ksync_tools.source_tree import attribution
 from ksync_tools.tables import markdown_table
 
@@ -67,6 +68,14 @@ def cell(value, digits=2, suffix=""):
     return "—" if value is None else f"{value:.{digits}f}{suffix}"
 
 
+def reduce_ceiling(n, read, cub, copies):
+    """The reduction's ceiling at n in bytes/s (None without rows): the fastest memory stream of the same
+    run, reads of n floats (Kokkos' read stream, CUB's sum) and copies (n floats read and written)."""
+    ceilings = [4 * n / table[n]["median"] for table in (read, cub) if n in table]
+    ceilings += [8 * n / copy[n]["median"] for copy in copies if n in copy]
+    return max(ceilings, default=0.0) or None
+
+
 def reduction_section(rows, out):
     strategies = ["two_pass", "last_block", "grid_sync", "cluster", "atomics"]
     native = {s: sized(rows, f"native/reduce/sum/float/{s}") for s in strategies}
@@ -91,14 +100,13 @@ def reduction_section(rows, out):
               "tuned % of ceiling"]
     lines = []
     ratios = {}
+    ceiling_rates = {}
     for n in sizes:
         best = min(((native[s][n]["median"], s) for s in strategies if n in native[s]), default=None)
         t = {key: table[n]["median"] if n in table else None
              for key, table in (("cub", cub), ("portable_cub", portable_cub), ("kokkos", kokkos), ("tuned", tuned))}
-        # Reads of n floats (Kokkos' read stream, CUB's sum) and copies (n floats read and written).
-        ceilings = [4 * n / table[n]["median"] for table in (read, cub) if n in table]
-        ceilings += [8 * n / copy[n]["median"] for copy in copies if n in copy]
-        ceiling = max(ceilings, default=0.0) or None
+        ceiling = reduce_ceiling(n, read, cub, copies)
+        ceiling_rates[n] = ceiling
 
         def bracket(seconds):
             return "—" if seconds is None else f"{seconds * 1e6:.2f} ({4 * n / seconds / 1e9:.0f})"
@@ -118,7 +126,7 @@ def reduction_section(rows, out):
                       percent(t["tuned"])])
     out.extend(markdown_table(header, "rlrrrrrrrrrr", lines))
     out.append("")
-    return {"reduce": ratios, "reduce_rows": (native, cub, kokkos, tuned, read)}
+    return {"reduce": ratios, "reduce_rows": (native, cub, kokkos, tuned, ceiling_rates)}
 
 
 def transform_section(rows, out):
@@ -252,86 +260,6 @@ def node_section(rows, out):
         out.append("")
 
 
-def plots(folder, rows, ratios, out):
-    try:
-        import matplotlib
-    except ImportError:
-        out.append("Plots: not drawn — matplotlib is not installed (Debian: python3-matplotlib; "
-                   "tools/ksync-env installs it). The tables above hold every number.\n")
-        return
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    drawn = []
-
-    def bandwidth_plot(file, title, series, bytes_per_element):
-        figure, axes = plt.subplots(figsize=(8, 5))
-        for label, table in series.items():
-            if table:
-                sizes = sorted(table)
-                axes.plot(sizes, [bytes_per_element * n / table[n]["median"] / 1e9 for n in sizes], marker="o",
-                          label=label, linestyle="--" if "copy" in label or "read" in label else "-")
-        if not axes.lines:
-            plt.close(figure)
-            return
-        axes.set_xscale("log", base=2)
-        axes.set_yscale("log")
-        axes.set_xlabel("n (elements)")
-        axes.set_ylabel("GB/s")
-        axes.set_title(title)
-        axes.grid(True, which="both", alpha=0.3)
-        axes.legend(fontsize="small")
-        figure.tight_layout()
-        figure.savefig(folder / file, dpi=110)
-        plt.close(figure)
-        drawn.append((file, title))
-
-    if "reduce_rows" in ratios:
-        native, cub, kokkos, tuned, read = ratios["reduce_rows"]
-        series = {f"native {s}": t for s, t in native.items()}
-        series.update({"CUB": cub, "Kokkos parallel_reduce": kokkos, "ksync tuned": tuned, "read stream": read})
-        bandwidth_plot("reduce_bandwidth.png", "float sum: bandwidth vs n", series, 4)
-    if "transform_rows" in ratios:
-        bandwidth_plot("transform_bandwidth.png", "transform y = 2x: bandwidth vs n", ratios["transform_rows"], 8)
-    pairs = {k: v for k, v in (("float sum", ratios.get("reduce")), ("transform", ratios.get("transform"))) if v}
-    if any(value for series in pairs.values() for value in series.values()):
-        figure, axes = plt.subplots(figsize=(8, 4))
-        for label, series in pairs.items():
-            sizes = sorted(n for n, value in series.items() if value)
-            axes.plot(sizes, [series[n] for n in sizes], marker="o", label=label)
-        axes.axhline(1.0, color="grey", linewidth=0.8)
-        axes.set_xscale("log", base=2)
-        axes.set_xlabel("n (elements)")
-        axes.set_ylabel("Kokkos (ksync tuned) speed / native best")
-        axes.set_title("Kokkos / native")
-        axes.legend(fontsize="small")
-        figure.tight_layout()
-        figure.savefig(folder / "kokkos_over_native.png", dpi=110)
-        plt.close(figure)
-        drawn.append(("kokkos_over_native.png", "Kokkos / native"))
-    barriers = sorted(((counter(row, "seconds_per_barrier") * 1e9, name) for name, row in rows.items()
-                       if "/barrier/" in name and counter(row, "seconds_per_barrier") is not None), reverse=True)
-    if barriers:
-        figure, axes = plt.subplots(figsize=(9, 0.3 * len(barriers) + 1.2))
-        axes.barh([name for _, name in barriers], [cost for cost, _ in barriers], color="#4c72b0")
-        axes.set_xscale("log")
-        axes.set_xlabel("ns per barrier (log)")
-        axes.set_title("what one barrier costs")
-        figure.tight_layout()
-        figure.savefig(folder / "barrier_costs.png", dpi=110)
-        plt.close(figure)
-        drawn.append(("barrier_costs.png", "barrier costs"))
-    cg_plot = solver_tables.plot(plt, folder, ratios.get("solvers"))
-    if cg_plot:
-        drawn.append((cg_plot, "conjugate gradients: µs per iteration"))
-    trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
-    if trace.exists():
-        printed(timeline.main, str(trace), str(folder / "pipeline_timeline.png"), "seed 002's pipeline, one run")
-        drawn.append(("pipeline_timeline.png", "pipeline timeline"))
-    for file, title in drawn:
-        out.append(f"![{title}]({file})\n")
-
-
 def fingerprint_section(folder, contexts, out):
     out.append("## Fingerprint\n")
     path = folder / "fingerprint.json"
@@ -350,7 +278,11 @@ def fingerprint_section(folder, contexts, out):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    folder = pathlib.Path(sys.argv[1])
+    write_report(pathlib.Path(sys.argv[1]))
+
+
+def write_report(folder):
+    """Writes folder/report.md and its plots; returns what plots() drew ({file: [series]})."""
     rows, contexts = load(folder)
     failed, refused = error_rows(folder)
     if not rows and not failed:
@@ -386,13 +318,14 @@ def main():
     concurrency_section(rows, out)
     node_section(rows, out)
     out.append("## Plots\n")
-    plots(folder, rows, ratios, out)
+    drawn = plots(folder, rows, ratios, out)
     every_row_section(rows, out)
     (folder / "report.md").write_text("\n".join(out) + "\n")
     print(f"report-md: wrote {folder / 'report.md'}")
     if failed:
         sys.exit(f"report-md: {len(failed)} row(s) failed (listed at the top of the report), e.g. "
                  f"{failed[0][1]}: {failed[0][2]}")
+    return drawn
 
 
 if __name__ == "__main__":

@@ -146,30 +146,26 @@ def main_section(rows, out):
     return measured
 
 
-def plot(plt, folder, measured):
-    """µs per iteration against m, every form and the floors; returns the file drawn, or None."""
+def plot(plt, folder, measured, caption=""):
+    """µs per iteration against m, every form and the floors (plot_style); returns (file drawn or None,
+    its series)."""
     if not measured:
-        return None
+        return None, []
+    from ksync_tools.plot_style import Figure
+
     series, floor = measured
-    figure, axes = plt.subplots(figsize=(9, 6))
+    figure = Figure(plt, folder, "cg_iteration.png", "conjugate gradients: µs per iteration",
+                    "m (m x m unknowns)", "µs per iteration (median)", size=(10, 6))
     for label, values in series.items():
         sizes = sorted(values)
-        axes.plot(sizes, [values[m] for m in sizes], marker="o", label=label,
-                  linestyle=":" if label.startswith("portable") else "-", linewidth=2.5 if "baseline" in label else 1.2)
-    sizes = sorted(m for m in floor if floor[m][0])
-    if sizes:
-        axes.plot(sizes, [floor[m][0] for m in sizes], color="black", linestyle="--", label="floor: bytes (fused)")
-    sizes = sorted(m for m in floor if floor[m][2])
-    if sizes:
-        axes.plot(sizes, [floor[m][2] for m in sizes], color="grey", linestyle="--", label="floor: 2 grid.sync")
-    axes.set_xscale("log", base=2)
-    axes.set_yscale("log")
-    axes.set_xlabel("m (m x m unknowns)")
-    axes.set_ylabel("µs per iteration")
-    axes.set_title("conjugate gradients: µs per iteration")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize="x-small", ncol=2)
-    figure.tight_layout()
-    figure.savefig(folder / "cg_iteration.png", dpi=110)
-    plt.close(figure)
-    return "cg_iteration.png"
+        figure.line(label, sizes, [values[m] for m in sizes])
+    unfused = [label for label in series if label.endswith(("host_scalars", "device_scalars", "(baseline)"))]
+    persistent = [label for label in series if "persistent" in label]
+    for index, label, bounds in ((0, "floor: bytes (fused)", None), (1, "floor: bytes (unfused)", unfused),
+                                 (2, "floor: 2 grid.sync", persistent)):
+        sizes = sorted(m for m in floor if floor[m][index])
+        if sizes and bounds != []:
+            figure.bound(label, sizes, [floor[m][index] for m in sizes], "floor", bounds)
+    figure.axes.set_xscale("log", base=2)
+    figure.axes.set_yscale("log")
+    return figure.save(caption), figure.series
