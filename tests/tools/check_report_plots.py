@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""tools/report-md's plots of a committed results folder, drawn into WORK_DIR: every plot file exists; no two
+series of one plot share colour, line style and marker; every ceiling lies at or above, every floor at or
+below, the series it bounds at each n where both exist. A series may pass its bound by TOLERANCE: the bounds
+are measured in the same run (the reduction's ceiling is the fastest stream timed, and the fastest native
+sum at 2^28 reads 1 % faster than it). Without matplotlib it skips, saying so.
+usage: check_report_plots.py PROJECT_DIR RESULTS_FOLDER WORK_DIR"""
+
+import pathlib
+import shutil
+import sys
+
+TOLERANCE = 0.02
+
+
+def check(drawn):
+    failures = []
+    for file, series in sorted(drawn.items()):
+        if not (WORK / file).exists():
+            failures.append(f"{file}: not written")
+        looks = {}
+        for line in series:
+            key = (line["colour"], str(line["style"]), line["marker"])
+            if key in looks:
+                failures.append(f"{file}: '{line['label']}' and '{looks[key]}' share colour, style and marker {key}")
+            looks[key] = line["label"]
+        data = [line for line in series if line["role"] == "data"]
+        for bound in (line for line in series if line["role"] in ("ceiling", "floor")):
+            at = dict(zip(bound["x"], bound["y"]))
+            for line in data:
+                if bound["bounds"] is not None and line["label"] not in bound["bounds"]:
+                    continue
+                for x, y in zip(line["x"], line["y"]):
+                    if x not in at:
+                        continue
+                    over = y / at[x] - 1 if bound["role"] == "ceiling" else at[x] / y - 1
+                    if over > TOLERANCE:
+                        failures.append(f"{file}: '{line['label']}' at {x}: {y:.4g}, {bound['role']} "
+                                        f"'{bound['label']}' {at[x]:.4g}")
+                    elif over > 0:
+                        print(f"within tolerance: {file}: '{line['label']}' at {x} passes {bound['label']} "
+                              f"by {over:.1%}")
+    return failures
+
+
+def main():
+    global WORK
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("ksync-skip: matplotlib is not installed for this Python; the plots are not drawn")
+        return 0
+    project, results, WORK = (pathlib.Path(a) for a in sys.argv[1:4])
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, str(project / "tools"))
+    from ksync_tools.report import write_report
+
+    shutil.rmtree(WORK, ignore_errors=True)
+    shutil.copytree(results, WORK)
+    drawn = write_report(WORK) or {}
+    wanted = {"reduce_bandwidth.png", "transform_bandwidth.png", "kokkos_over_native.png", "barrier_costs.png",
+              "cg_iteration.png"}
+    failures = [f"{file}: not drawn" for file in sorted(wanted - set(drawn))]
+    failures += check(drawn)
+    for file, series in sorted(drawn.items()):
+        roles = {}
+        for line in series:
+            roles[line["role"]] = roles.get(line["role"], 0) + 1
+        print(f"{file}: " + ", ".join(f"{count} {role}" for role, count in sorted(roles.items())))
+    for failure in failures:
+        print("FAIL:", failure)
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
