@@ -30,6 +30,8 @@ PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a
            "#fb9a99", "#cab2d6", "#6a3d9a", "#b15928", "#8dd3c7"]
 MARKERS = ["o", "s", "^", "v", "D", "P", "X", "*", "h", "<", ">", "p"]
 HALF_STYLE = {"native": "-", "portable": ":", "baseline": "--"}
+# Bars of a chart of both halves (barrier costs), hatched for the portable half too.
+HALF_COLOUR = {"native": "#1f77b4", "portable": "#e7298a"}
 # Ceilings and floors: thin grey, told apart by shade and dash.
 BOUND_STYLES = [("#555555", "-."), ("#999999", "--"), ("#555555", (0, (1, 1))), ("#999999", "-")]
 

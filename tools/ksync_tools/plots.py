@@ -36,7 +36,7 @@ def barrier_plot(plt, folder, caption, rows):
     for half in ("native", "portable"):
         picked = [(cost, name) for cost, name in barriers if name.startswith(half + "/")]
         if picked:
-            colour, _, _ = plot_style.look(half + " barrier")
+            colour = plot_style.HALF_COLOUR[half]
             figure.axes.barh([name for _, name in picked], [cost for cost, _ in picked], color=colour,
                              hatch="" if half == "native" else "//", edgecolor="white", label=half)
             series.append({"label": half, "colour": colour, "style": "bar" + half, "marker": "None",
