@@ -23,6 +23,8 @@ KNOWN = {
     "persistent_spin_barrier": ("#7b4173", "P"),
     # vendor and Kokkos baselines
     "CUB": ("#000000", "*"), "Kokkos": ("#843c39", "h"),
+    # headline plots (headline_plots.py): the fastest of each half at each n
+    "best native": ("#08519c", "o"), "best portable": ("#c51b7d", "s"),
     # ratios per pattern (kokkos_over_native)
     "float sum": ("#2ca02c", "o"), "transform y = 2x": ("#9467bd", "s"),
 }
@@ -38,6 +40,10 @@ BOUND_STYLES = [("#555555", "-."), ("#999999", "--"), ("#555555", (0, (1, 1))), 
 
 def identity(label):
     """(half, strategy name) of a series label such as 'native two_pass', 'ksync tuned', 'Kokkos CG'."""
+    if label.startswith("best native"):
+        return "native", "best native"
+    if label.startswith("best portable"):
+        return "portable", "best portable"
     if label.startswith("native "):
         return "native", label.removeprefix("native ")
     if label.startswith("portable "):
@@ -83,7 +89,7 @@ class Figure:
     def line(self, label, x, y):
         """A data series, coloured and styled by its label."""
         colour, style, marker = look(label)
-        width = 2.2 if label.startswith("Kokkos") or label == "CUB" else 1.4
+        width = 2.2 if label.startswith(("Kokkos", "best ")) or label == "CUB" else 1.4
         self.axes.plot(x, y, color=colour, linestyle=style, marker=marker, markersize=5, linewidth=width,
                        label=label)
         self._record(label, colour, style, marker, x, y, "data", None)
@@ -96,6 +102,12 @@ class Figure:
         self.bounds += 1
         self.axes.plot(x, y, color=colour, linestyle=style, linewidth=1.0, label=label)
         self._record(label, colour, style, "None", x, y, role, bounds)
+
+    def note(self, text):
+        """A note beside the data, under the legend (headline plots: which strategy won where)."""
+        if text:
+            self.axes.text(1.01, 0.0, text, transform=self.axes.transAxes, fontsize="x-small", ha="left",
+                           va="bottom", color="#333333")
 
     def save(self, caption):
         if not self.series and not self.axes.patches:

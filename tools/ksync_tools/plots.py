@@ -1,15 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The report's plots (report-md), drawn in the grammar of plot_style: bandwidth vs n of the reduction
 (with the ceiling the reduction table computes) and of the transform (with the device copies it compares
-with), Kokkos / native, barrier costs, CG µs per iteration (solver_tables), a pipeline timeline."""
+with), Kokkos / native, barrier costs, CG µs per iteration (solver_tables), a pipeline timeline; and of the
+reduction, the transform and CG a headline plot (headline_plots) drawn from the full plot's series, embedded
+before it."""
 
 from ksync_tools import plot_style, solver_tables, timeline
+from ksync_tools.headline_plots import headline
 from ksync_tools.results import counter
+
+
+BANDWIDTH_AXES = ("n (elements)", "GB/s (bytes moved / median time)")
 
 
 def bandwidth_plot(plt, folder, caption, file, title, series, bytes_per_element, bounds=()):
     """GB/s against n of every {label: sized rows} in series; bounds: (label, {n: bytes/s}, role)."""
-    figure = plot_style.Figure(plt, folder, file, title, "n (elements)", "GB/s (bytes moved / median time)")
+    figure = plot_style.Figure(plt, folder, file, title, *BANDWIDTH_AXES)
     for label, table in series.items():
         if table:
             sizes = sorted(table)
@@ -76,26 +82,35 @@ def plots(folder, rows, ratios, out):
 
     caption = plot_style.caption(folder)
     drawn = []
+
+    def with_headline(file, series, title, xlabel, ylabel, better, **options):
+        """The full plot's entry, preceded by its headline's (drawn from the full plot's series)."""
+        if file:
+            top = headline(plt, folder, caption, series, file.replace(".png", "_headline.png"),
+                           f"{title} (headline)", xlabel, ylabel, better, **options)
+            drawn.append((*top, f"{title}: headline"))
+        drawn.append((file, series, title))
     if "reduce_rows" in ratios:
         native, cub, kokkos, tuned, ceiling = ratios["reduce_rows"]
         series = {f"native {s}": t for s, t in native.items()}
         series.update({"CUB": cub, "Kokkos parallel_reduce": kokkos, "ksync tuned": tuned})
-        drawn.append((*bandwidth_plot(plt, folder, caption, "reduce_bandwidth.png", "float sum: bandwidth vs n",
+        with_headline(*bandwidth_plot(plt, folder, caption, "reduce_bandwidth.png", "float sum: bandwidth vs n",
                                       series, 4, [("ceiling: fastest stream of the run", ceiling, "ceiling")]),
-                      "float sum: bandwidth vs n"))
+                      "float sum: bandwidth vs n", *BANDWIDTH_AXES, max)
     if "transform_rows" in ratios:
         tables = dict(ratios["transform_rows"])
         # The table gives each transform as % of the device copy of its half, not as a bound: small
         # transforms beat the copy.
         copies = [(label, {n: 8 * n / row["median"] for n, row in tables.pop(label).items()}, "reference")
                   for label in ("native copy", "Kokkos copy") if tables.get(label)]
-        drawn.append((*bandwidth_plot(plt, folder, caption, "transform_bandwidth.png",
+        with_headline(*bandwidth_plot(plt, folder, caption, "transform_bandwidth.png",
                                       "transform y = 2x: bandwidth vs n", tables, 8, copies),
-                      "transform y = 2x: bandwidth vs n"))
+                      "transform y = 2x: bandwidth vs n", *BANDWIDTH_AXES, max)
     drawn.append((*ratio_plot(plt, folder, caption, ratios), "Kokkos / native"))
     drawn.append((*barrier_plot(plt, folder, caption, rows), "barrier costs"))
-    drawn.append((*solver_tables.plot(plt, folder, ratios.get("solvers"), caption),
-                  "conjugate gradients: µs per iteration"))
+    with_headline(*solver_tables.plot(plt, folder, ratios.get("solvers"), caption),
+                  "conjugate gradients: µs per iteration", "m (m x m unknowns)", "µs per iteration (median)", min,
+                  per="m", size=(10, 6))
     trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
     if trace.exists():
         timeline.draw(plt, trace, folder / "pipeline_timeline.png", "seed 002's pipeline, one run", caption)
