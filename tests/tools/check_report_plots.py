@@ -4,7 +4,9 @@
 series of one plot share colour, line style and marker; every ceiling lies at or above, every floor at or
 below, the series it bounds at each n where both exist. A series may pass its bound by TOLERANCE: the bounds
 are measured in the same run (the reduction's ceiling is the fastest stream timed, and the fastest native
-sum at 2^28 reads 1 % faster than it). Without matplotlib it skips, saying so.
+sum at 2^28 reads 1 % faster than it). Each headline plot is checked the same way, and its best native (best
+portable) series must be, at each n, the fastest of the full plot's native (portable) series: the highest
+bandwidth, the lowest time for CG. Without matplotlib it skips, saying so.
 usage: check_report_plots.py PROJECT_DIR RESULTS_FOLDER WORK_DIR"""
 
 import pathlib
@@ -12,6 +14,10 @@ import shutil
 import sys
 
 TOLERANCE = 0.02
+# headline plot -> (full plot, which is best: max of bandwidth, min of time)
+HEADLINES = {"reduce_bandwidth_headline.png": ("reduce_bandwidth.png", max),
+             "transform_bandwidth_headline.png": ("transform_bandwidth.png", max),
+             "cg_iteration_headline.png": ("cg_iteration.png", min)}
 
 
 def check(drawn):
@@ -44,6 +50,32 @@ def check(drawn):
     return failures
 
 
+def check_headlines(drawn, identity):
+    failures = []
+    for file, (full, better) in HEADLINES.items():
+        if file not in drawn or full not in drawn:
+            continue
+        for half in ("native", "portable"):
+            lines = [line for line in drawn[full] if line["role"] == "data" and identity(line["label"])[0] == half]
+            best = [line for line in drawn[file] if line["label"].startswith(f"best {half} (per ")]
+            if not lines:
+                continue
+            if len(best) != 1:
+                failures.append(f"{file}: {len(best)} 'best {half}' series, want 1")
+                continue
+            want = {}
+            for line in lines:
+                for x, y in zip(line["x"], line["y"]):
+                    want[x] = better(want.get(x, y), y)
+            got = dict(zip(best[0]["x"], best[0]["y"]))
+            if set(got) != set(want):
+                failures.append(f"{file}: best {half} at {sorted(got)}, the full plot's at {sorted(want)}")
+            for x in sorted(set(got) & set(want)):
+                if abs(got[x] / want[x] - 1) > 1e-9:
+                    failures.append(f"{file}: best {half} at {x}: {got[x]:.4g}, the full plot's best {want[x]:.4g}")
+    return failures
+
+
 def main():
     global WORK
     try:
@@ -54,15 +86,17 @@ def main():
     project, results, WORK = (pathlib.Path(a) for a in sys.argv[1:4])
     sys.dont_write_bytecode = True
     sys.path.insert(0, str(project / "tools"))
+    from ksync_tools.plot_style import identity
     from ksync_tools.report import write_report
 
     shutil.rmtree(WORK, ignore_errors=True)
     shutil.copytree(results, WORK)
     drawn = write_report(WORK) or {}
     wanted = {"reduce_bandwidth.png", "transform_bandwidth.png", "kokkos_over_native.png", "barrier_costs.png",
-              "cg_iteration.png"}
+              "cg_iteration.png", *HEADLINES}
     failures = [f"{file}: not drawn" for file in sorted(wanted - set(drawn))]
     failures += check(drawn)
+    failures += check_headlines(drawn, identity)
     for file, series in sorted(drawn.items()):
         roles = {}
         for line in series:
