@@ -5,10 +5,7 @@ at that n; a note beside the legend says which won where), the vendor and Kokkos
 plot's ceilings, floors and references with the same data. Nothing is recomputed from the tables."""
 
 from ksync_tools import plot_style
-
-
-def power(x):
-    return f"2^{x.bit_length() - 1}" if isinstance(x, int) and x > 0 and x & (x - 1) == 0 else str(x)
+from ksync_tools.tables import power
 
 
 def best_per_x(candidates, better):

@@ -29,7 +29,7 @@ from ksync_tools import pipeline_tables, solver_tables, sync_tables
 from ksync_tools.plots import plots
 from ksync_tools.results import error_rows, load, sized
 from ksync_tools.source_tree import attribution
-from ksync_tools.tables import markdown_table
+from ksync_tools.tables import markdown_table, power
 
 
 def printed(function, *args):
@@ -59,10 +59,6 @@ def error_section(failed, refused, out):
         out.append(f"## Refused by this device: {len(refused)} row(s)\n")
         out.extend(f"- {suite}: `{name}`: {message}" for suite, name, message in refused)
         out.append("")
-
-
-def power(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
 
 
 def cell(value, digits=2, suffix=""):

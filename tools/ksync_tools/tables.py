@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""The one Markdown table writer of the tools: a header row, the alignment row, one row per list of cells."""
+"""The one Markdown table writer of the tools (a header row, the alignment row, one row per list of cells) and
+how tables and plot notes print a size."""
 
 
 def markdown_table(header, align, rows):
@@ -13,3 +14,8 @@ def markdown_table(header, align, rows):
             raise ValueError(f"markdown_table: a row of {len(row)} cells under {len(header)} headers: {row}")
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def power(n):
+    """2^k for a power of two, else the number as it is."""
+    return f"2^{n.bit_length() - 1}" if isinstance(n, int) and n > 0 and n & (n - 1) == 0 else str(n)
