@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The index strategies both halves' parallel_for (and the portable parallel_reduce) share (plain C++), as
+// types.hpp holds the other operations' strategies.
+#pragma once
+
+#include <ksync/detail/arguments.hpp>
+#include <ksync/strategy_rows.hpp>
+
+namespace ksync {
+
+// How ksync::parallel_for and ksync::parallel_reduce (and ksync::cuda::parallel_for) map the indices
+// [0, n) of an index functor f(i) (or f(i, acc)) to threads. docs/index-functors.md has the measurements.
+//   automatic         — each half's choice: portable batched on GPU backends, kokkos on host backends;
+//                       native block_batched, or thread_per_index where n is too small to fill the GPU
+//   Portable (Kokkos only, any backend):
+//   kokkos            — Kokkos' RangePolicy(0, n), one index per work item: what Kokkos code writes
+//   batched           — RangePolicy over n / 4 work items, each calling f for 4 indices (GPU backends:
+//                       w, w + m, w + 2m, w + 3m, so that a warp's accesses stay contiguous; host backends:
+//                       4 consecutive indices)
+//   Native (ksync::cuda::parallel_for; from ksync::parallel_for on Kokkos::Cuda through the bridge):
+//   thread_per_index  — one index per thread, as hand-written CUDA kernels are usually written
+//   block_batched     — each block of 256 threads covers 4 * 256 consecutive indices, a thread every 256th
+//   grid_stride       — a grid of as many blocks as can be resident (the occupancy model), looping over [0, n)
+enum class index_strategy { automatic, kokkos, batched, thread_per_index, block_batched, grid_stride };
+
+inline constexpr strategy_row<index_strategy> index_strategy_rows[] = {
+    {.id = index_strategy::automatic, .name = "automatic", .half = strategy_half::either},
+    {.id = index_strategy::kokkos, .name = "kokkos", .half = strategy_half::portable},
+    {.id = index_strategy::batched, .name = "batched", .half = strategy_half::portable},
+    {.id = index_strategy::thread_per_index, .name = "thread_per_index", .half = strategy_half::native},
+    {.id = index_strategy::block_batched, .name = "block_batched", .half = strategy_half::native},
+    {.id = index_strategy::grid_stride, .name = "grid_stride", .half = strategy_half::native},
+};
+static_assert(detail::rows_follow_the_enum(index_strategy_rows),
+              "index_strategy_rows must list the index_strategy values in order");
+
+constexpr const auto& strategy_rows(index_strategy /*tag*/) noexcept {
+  return index_strategy_rows;
+}
+
+inline constexpr auto all_index_strategies = detail::ids_of(index_strategy_rows);
+
+}  // namespace ksync
