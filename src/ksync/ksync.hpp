@@ -9,6 +9,8 @@
 #include <ksync/config.hpp>
 #include <ksync/jacobi.hpp>
 #include <ksync/occupancy.hpp>
+#include <ksync/parallel_for.hpp>
+#include <ksync/parallel_reduce.hpp>
 #include <ksync/pipeline.hpp>
 #include <ksync/predicates.hpp>
 #include <ksync/reduce.hpp>

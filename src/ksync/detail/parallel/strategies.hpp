@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The portable index strategies of ksync::parallel_for and ksync::parallel_reduce, one file each in this
+// folder, and the one table that maps ksync::index_strategy to them (complete at compile time:
+// strategy_table checks it). `automatic` is resolved by portable_index_choice(); the native rows never reach
+// the table: parallel_for hands them to the bridge, or refuses them where there is none.
+#pragma once
+
+#include <ksync/backend.hpp>
+#include <ksync/detail/parallel/batched.hpp>
+#include <ksync/detail/parallel/kokkos.hpp>
+#include <ksync/detail/strategy_table.hpp>
+
+namespace ksync::detail {
+
+using portable_index_strategies =
+    strategy_table<strategy_half::portable, index_strategies::kokkos, index_strategies::batched>;
+
+// The row `automatic` runs: batched on GPU backends; kokkos on host backends, whose RangePolicy already
+// gives each thread one contiguous share (docs/index-functors.md).
+template <class ExecutionSpace>
+constexpr index_strategy portable_index_choice(index_strategy strategy) {
+  if (strategy != index_strategy::automatic) return strategy;
+  return runs_on_host<ExecutionSpace> ? index_strategy::kokkos : index_strategy::batched;
+}
+
+}  // namespace ksync::detail

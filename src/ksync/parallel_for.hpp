@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::parallel_for — f(i) for every i in [0, n), written as Kokkos code writes it (an index functor or a
+// KOKKOS_LAMBDA), with the mapping of indices to threads a strategy: Kokkos alone on every backend, or, on
+// Kokkos::Cuda, ksync::cuda::parallel_for through the bridge (cuda_native/include/ksync/cuda/device/
+// parallel_for.cuh).
+//
+//   parallel_for(exec, n, f[, strategy])         asynchronous: enqueued on `exec`; nothing is fenced
+//   parallel_for(label, exec, n, f[, strategy])  the same, the kernel labelled `label` for Kokkos Tools
+//
+// n: std::int32_t (f receives an std::int32_t) or any other integer type (f receives an std::int64_t; n may
+// be 2^31 or more). f is called exactly once for each index, in no particular order and with no barrier
+// between calls, as Kokkos' parallel_for promises. Unlabelled kernels are labelled "ksync::parallel_for";
+// a native strategy runs inside a Kokkos Tools region of that label (its kernel is not Kokkos').
+#pragma once
+
+#include <ksync/detail/bridge/parallel_for.hpp>
+#include <ksync/detail/parallel/arguments.hpp>
+#include <ksync/detail/parallel/strategies.hpp>
+#include <ksync/index_strategy.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace ksync {
+
+template <class ExecutionSpace, detail::index_count N, class F>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, const F& f,
+                  index_strategy strategy = index_strategy::automatic) {
+  using Index = detail::index_type_of<N>;
+  static_assert(std::is_invocable_v<const F&, Index>,
+                "ksync::parallel_for: f must be callable as f(i) with one index (for f(i, acc) use "
+                "ksync::parallel_reduce)");
+  constexpr const char* where = "ksync::parallel_for";
+  const Index count = detail::checked_index_count<Index>(where, n);
+  detail::check_index_strategy(where, strategy);
+  detail::check_native_reachable<"ksync::parallel_for", ExecutionSpace, Index>(where, "strategy", strategy,
+                                                                               /*needs_cuda_compiler=*/true);
+  if (is_native(strategy)) {
+    Kokkos::Profiling::pushRegion(label);
+    detail::native<"ksync::parallel_for", Index>(exec, count, f, strategy);
+    Kokkos::Profiling::popRegion();
+    return;
+  }
+  detail::portable_index_strategies::dispatch(where, detail::portable_index_choice<ExecutionSpace>(strategy),
+                                              [&]<class Strategy>() { Strategy::run_for(label, exec, count, f); });
+}
+
+template <class ExecutionSpace, detail::index_count N, class F>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_for(const ExecutionSpace& exec, N n, const F& f, index_strategy strategy = index_strategy::automatic) {
+  ksync::parallel_for("ksync::parallel_for", exec, n, f, strategy);
+}
+
+}  // namespace ksync

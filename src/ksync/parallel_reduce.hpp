@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::parallel_reduce — f(i, acc) for every i in [0, n), folded into `result`, written as Kokkos code
+// writes it, with the mapping of indices to threads a strategy (Kokkos alone, on every backend).
+//
+//   parallel_reduce(exec, n, f, result[, strategy])         result: see below
+//   parallel_reduce(label, exec, n, f, result[, strategy])  the same, the kernel labelled for Kokkos Tools
+//
+// result, as Kokkos::parallel_reduce takes it:
+//   - a host scalar T& (the sum): blocking. On Kokkos::Cuda with ksync's native half and T an int32, int64,
+//     float or double, the value comes home through ksync::cuda's mailbox (the host waits for the value,
+//     not for a fence); elsewhere Kokkos fences `exec` (that instance only).
+//   - a rank-0 View (the sum): asynchronous, the value lands in the View in exec's order.
+//   - a Kokkos reducer (Kokkos::Sum, Min, Max, MinLoc, MaxLoc, ... over a host scalar: blocking; over a
+//     View: asynchronous).
+// f adds index i's term into acc (acc += ..., or the reducer's join). n: std::int32_t (f receives an
+// std::int32_t) or any other integer type (f receives an std::int64_t). f is called exactly once for each
+// index. The order in which terms are combined is not fixed (docs/index-functors.md gives the error bound of
+// a float sum); the native strategies are not reductions' (ksync::cuda::reduce has those) and are refused.
+#pragma once
+
+#include <ksync/detail/native_bridge.hpp>
+#include <ksync/detail/parallel/arguments.hpp>
+#include <ksync/detail/parallel/strategies.hpp>
+#include <ksync/index_strategy.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace ksync {
+namespace detail {
+
+// The accumulator type f(i, acc) folds into, from what `result` is.
+template <class Result, class = void>
+struct reduction_value {
+  using type = std::remove_cvref_t<Result>;  // a host scalar
+};
+template <class Result>
+struct reduction_value<Result, std::enable_if_t<Kokkos::is_view_v<std::remove_cvref_t<Result>>>> {
+  using type = typename std::remove_cvref_t<Result>::non_const_value_type;
+};
+template <class Result>
+struct reduction_value<Result, std::enable_if_t<Kokkos::is_reducer_v<std::remove_cvref_t<Result>>>> {
+  using type = typename std::remove_cvref_t<Result>::value_type;
+};
+
+// Whether `Result` is no View, or a View of rank 0.
+template <class Result>
+constexpr bool no_view_or_rank_zero() {
+  if constexpr (Kokkos::is_view_v<Result>) {
+    return Result::rank == 0;
+  } else {
+    return true;
+  }
+}
+
+}  // namespace detail
+
+template <class ExecutionSpace, detail::index_count N, class F, class Result>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, const F& f, Result&& result,
+                     index_strategy strategy = index_strategy::automatic) {
+  using Index = detail::index_type_of<N>;
+  using Acc = typename detail::reduction_value<Result>::type;
+  using Plain = std::remove_cvref_t<Result>;
+  static_assert(Kokkos::is_view_v<Plain> || Kokkos::is_reducer_v<Plain> || std::is_lvalue_reference_v<Result>,
+                "ksync::parallel_reduce: result must be a host scalar (by reference), a rank-0 View or a Kokkos "
+                "reducer");
+  static_assert(detail::no_view_or_rank_zero<Plain>(), "ksync::parallel_reduce: a View result must be rank 0");
+  static_assert(std::is_invocable_v<const F&, Index, Acc&>,
+                "ksync::parallel_reduce: f must be callable as f(i, acc) with the index type of n and the result's "
+                "value type (for f(i) use ksync::parallel_for)");
+  constexpr const char* where = "ksync::parallel_reduce";
+  const Index count = detail::checked_index_count<Index>(where, n);
+  detail::check_index_strategy(where, strategy);
+  detail::check_argument(!is_native(strategy), where, "strategy = ", to_string(strategy),
+                         " maps ksync::cuda::parallel_for's indices; parallel_reduce runs ",
+                         names_of_half<index_strategy>{strategy_half::portable});
+  const auto choice = detail::portable_index_choice<ExecutionSpace>(strategy);
+  const auto fold = [&](auto&& target) {
+    detail::portable_index_strategies::dispatch(where, choice, [&]<class Strategy>() {
+      Strategy::template run_reduce<Acc>(label, exec, count, f, std::forward<decltype(target)>(target));
+    });
+  };
+  if constexpr (!Kokkos::is_view_v<Plain> && !Kokkos::is_reducer_v<Plain> &&
+                detail::has_native_mailbox<ExecutionSpace, Acc>) {
+    result = detail::blocking_through_mailbox<Acc>(exec, [&](const auto& slot) { fold(slot); });
+  } else {
+    fold(std::forward<Result>(result));
+  }
+}
+
+template <class ExecutionSpace, detail::index_count N, class F, class Result>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_reduce(const ExecutionSpace& exec, N n, const F& f, Result&& result,
+                     index_strategy strategy = index_strategy::automatic) {
+  ksync::parallel_reduce("ksync::parallel_reduce", exec, n, f, std::forward<Result>(result), strategy);
+}
+
+}  // namespace ksync

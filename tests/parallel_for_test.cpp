@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::parallel_for (portable, and native through the bridge on Kokkos::Cuda): every index reached exactly
+// once, with int32 and int64 counts, the kernel labelled for Kokkos Tools, bad input refused.
+#include "support/errors.hpp"
+#include "support/kokkos.hpp"
+
+#include <ksync/parallel_for.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ksync::test {
+namespace {
+
+// counts(i) += 1 for index i: a missed index stays 0, an index called twice reaches 2.
+template <class Index>
+struct CountCalls {
+  Kokkos::View<std::int32_t*> counts;
+  KOKKOS_FUNCTION void operator()(Index i) const { Kokkos::atomic_add(&counts(i), 1); }
+};
+
+// The sizes every strategy runs: empty, below and across a batch of 4, a GPU block, and odd sizes past both.
+const std::vector<std::int64_t> index_counts{0, 1, 3, 4, 5, 255, 1'000, 4'099, 1'000'003};
+
+template <class Index>
+void expect_each_index_once(index_strategy strategy) {
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const std::int64_t n : index_counts) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy) << ", n = " << n);
+    const Kokkos::View<std::int32_t*> counts("ksync::test::counts", n);
+    ksync::parallel_for(exec, static_cast<Index>(n), CountCalls<Index>{counts}, strategy);
+    const auto host = to_host(counts);
+    std::int64_t wrong = 0;
+    for (const auto count : host)
+      wrong += count == 1 ? 0 : 1;
+    EXPECT_EQ(wrong, 0);
+  }
+}
+
+TEST(ParallelFor, EveryReachableStrategyCallsFOncePerIndexWithInt32Counts) {
+  for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_index_strategies))
+    expect_each_index_once<std::int32_t>(strategy);
+}
+
+TEST(ParallelFor, EveryReachableStrategyCallsFOncePerIndexWithInt64Counts) {
+  for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_index_strategies))
+    expect_each_index_once<std::int64_t>(strategy);
+}
+
+// A View's size_t extent is an ordinary count: f receives an std::int64_t.
+TEST(ParallelFor, AnUnsignedCountPassesAnInt64Index) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 777);
+  ksync::parallel_for(exec, counts.extent(0), CountCalls<std::int64_t>{counts});
+  const auto host = to_host(counts);
+  EXPECT_EQ(std::vector<std::int32_t>(host.size(), 1), host);
+}
+
+namespace labels {
+std::vector<std::string> seen;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): a Tools callback's
+void begin_parallel_for(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
+  seen.emplace_back(name);
+}
+void push_region(const char* name) {
+  seen.emplace_back(name);
+}
+}  // namespace labels
+
+// Kokkos Tools see each kernel under its label (a native strategy: a region of that label).
+TEST(ParallelFor, KernelsCarryTheirLabelForKokkosTools) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 100);
+  for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_index_strategies)) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy));
+    labels::seen.clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(labels::begin_parallel_for);
+    Kokkos::Tools::Experimental::set_push_region_callback(labels::push_region);
+    ksync::parallel_for("my_app::count", exec, 100, CountCalls<std::int32_t>{counts}, strategy);
+    ksync::parallel_for(exec, 100, CountCalls<std::int32_t>{counts}, strategy);
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+    Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+    EXPECT_EQ(labels::seen, (std::vector<std::string>{"my_app::count", "ksync::parallel_for"}));
+  }
+}
+
+TEST(ParallelForArguments, ANegativeCountIsRefused) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 1);
+  EXPECT_TRUE(refuses([&] { ksync::parallel_for(exec, -3, CountCalls<std::int32_t>{counts}); },
+                      "ksync::parallel_for: n = -3 is negative"));
+  EXPECT_TRUE(refuses([&] { ksync::parallel_for(exec, std::int64_t{-1}, CountCalls<std::int64_t>{counts}); },
+                      "ksync::parallel_for: n = -1 is negative"));
+}
+
+TEST(ParallelForArguments, AValuePastTheRowsIsRefused) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 1);
+  EXPECT_TRUE(
+      refuses([&] { ksync::parallel_for(exec, 1, CountCalls<std::int32_t>{counts}, static_cast<index_strategy>(42)); },
+              "ksync::parallel_for: strategy = 42 is not an index_strategy"));
+}
+
+TEST(ParallelForArguments, NativeStrategiesAreRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 1);
+  for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native)) {
+    if (!is_native(strategy)) continue;
+    EXPECT_TRUE(refuses(
+        [&] { ksync::parallel_for(exec, 1, CountCalls<std::int32_t>{counts}, strategy); },
+        "ksync::parallel_for: strategy = " + std::string(ksync::to_string(strategy)) + " runs ksync::cuda's kernels"));
+  }
+}
+
+}  // namespace
+}  // namespace ksync::test
