@@ -90,6 +90,9 @@ struct all_true_summaries {  // segment predicates over flags that are all 1
 KSYNC_HOST_DEVICE inline bool same(float a, float b) {
   return a == b;
 }
+KSYNC_HOST_DEVICE inline bool same(double a, double b) {
+  return a == b;
+}
 KSYNC_HOST_DEVICE inline bool same(const predicate_summary& a, const predicate_summary& b) {
   return a.count == b.count && a.all == b.all && a.any == b.any;
 }

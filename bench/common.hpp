@@ -283,12 +283,14 @@ void register_predicates_benchmarks(bool smoke);
 void register_barrier_benchmarks(bool smoke);
 void register_jacobi_benchmarks(bool smoke);
 void register_pipeline_benchmarks(bool smoke);
+void register_parallel_for_benchmarks(bool smoke);
 void register_node_benchmarks(bool smoke);         // native binary only
 void register_concurrency_benchmarks(bool smoke);  // native binary only
 
 // The families both binaries run, in the order the report lists them.
 inline void register_families_of_both_halves(bool smoke) {
   register_reduce_benchmarks(smoke);
+  register_parallel_for_benchmarks(smoke);
   register_round_trip_benchmarks(smoke);
   register_cg_benchmarks(smoke);
   register_reverse_benchmarks(smoke);

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Index functors in hand-written CUDA: BabelStream's Copy, Mul, Add, Triad through ksync::cuda::parallel_for
+// (every native strategy) beside one hand-written kernel per kernel, as BabelStream's CUDA model writes them
+// (one index per thread, blocks of 1024), and Dot by a hand-written kernel (per-block shared-memory tree,
+// as BabelStream's) and by CUB (DeviceReduce::Sum over the products). float and double; the portable suite
+// has Kokkos' RangePolicy and the portable strategies over the same functors. The ceiling is the reduce
+// suite's native/device_copy/float at the same sizes.
+#include "../stream_kernels.hpp"
+#include "native.cuh"
+
+#include <ksync/cuda/device/parallel_for.cuh>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+
+#include <benchmark/benchmark.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_reduce.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ksync::bench {
+namespace {
+
+using ksync::cuda::device_buffer;
+
+// A device array indexed as Kokkos Views are, a(i): the functors of stream_kernels.hpp take either.
+template <class T>
+struct device_array {
+  T* data;
+  template <class Index>
+  __device__ T& operator()(Index i) const {
+    return data[i];
+  }
+};
+
+template <class T>
+const char* type_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
+
+template <class T>
+struct stream_arrays {
+  device_buffer<T> a, b, c;
+  explicit stream_arrays(std::int64_t n)
+      : a(std::vector<T>(static_cast<std::size_t>(n), static_cast<T>(stream::initial_a))),
+        b(std::vector<T>(static_cast<std::size_t>(n), static_cast<T>(stream::initial_b))),
+        c(std::vector<T>(static_cast<std::size_t>(n), static_cast<T>(stream::initial_c))) {}
+  [[nodiscard]] const T* array(int which) const { return which == 0 ? a.data() : which == 1 ? b.data() : c.data(); }
+};
+
+template <class T>
+struct equals {
+  T value;
+  __host__ __device__ T operator()(std::int64_t /*i*/) const { return value; }
+};
+
+// BabelStream's CUDA model: one index per thread, blocks of 1024, a bound test.
+constexpr int hand_written_block = 1024;
+template <class F>
+__global__ void __launch_bounds__(hand_written_block) hand_written_kernel(F f, std::int64_t n) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+
+// Dot as BabelStream's CUDA model writes it: 4 blocks of 1024 per multiprocessor, grid-stride partial sums,
+// a shared-memory tree per block, one atomicAdd per block into the result (zeroed on the stream first).
+template <class T>
+__global__ void __launch_bounds__(hand_written_block) hand_written_dot(const T* a, const T* b, std::int64_t n, T* sum) {
+  __shared__ T partial[hand_written_block];
+  T mine = 0;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    mine += a[i] * b[i];
+  partial[threadIdx.x] = mine;
+  for (int half = hand_written_block / 2; half > 0; half /= 2) {
+    // Participation: every thread of the block (none has returned); data: partial[0, 2 half) holds this
+    // round's values. Publishes the previous round's sums.
+    __syncthreads();
+    if (static_cast<int>(threadIdx.x) < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+  }
+  if (threadIdx.x == 0) atomicAdd(sum, partial[0]);
+}
+
+template <class T>
+struct product {
+  const T* a;
+  const T* b;
+  __host__ __device__ T operator()(std::int64_t i) const { return a[i] * b[i]; }
+};
+
+template <class T>
+void time_stream(benchmark::State& state, stream::kernel k, bool hand_written, index_strategy strategy) {
+  const std::int64_t n = state.range(0);
+  const stream_arrays<T> arrays(n);
+  const device_array<T> a{arrays.a.data()}, b{arrays.b.data()}, c{arrays.c.data()};
+  const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
+  stream::with_kernel<device_array<T>, T>(k, a, b, c, [&](const auto& functor) {
+    time_on_stream(state, cudaStreamPerThread, bytes, [&] {
+      if (hand_written) {
+        const auto blocks = static_cast<unsigned int>((n + hand_written_block - 1) / hand_written_block);
+        hand_written_kernel<<<blocks, hand_written_block, 0, cudaStreamPerThread>>>(functor, n);
+        KSYNC_CUDA_CHECK(cudaGetLastError());
+      } else {
+        ksync::cuda::parallel_for(cudaStreamPerThread, n, functor, strategy);
+      }
+    });
+  });
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  check_elements(state, arrays.array(stream::written_array(k)), n, equals<T>{static_cast<T>(stream::expected_value(k))},
+                 std::string(stream::name(k)));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void time_dot(benchmark::State& state, bool hand_written) {
+  const std::int64_t n = state.range(0);
+  const stream_arrays<T> arrays(n);
+  device_buffer<T> sum(1);
+  const int device = ksync::cuda::stream_device(cudaStreamPerThread);
+  const auto blocks = static_cast<unsigned int>(4 * ksync::cuda::multiprocessor_count(device));
+  const auto products = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                        product<T>{arrays.a.data(), arrays.b.data()});
+  std::size_t temp_bytes = 0;
+  KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, products, sum.data(), n, cudaStreamPerThread));
+  device_buffer<unsigned char> temp(temp_bytes);
+  time_on_stream(state, cudaStreamPerThread, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
+    if (hand_written) {
+      KSYNC_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(T), cudaStreamPerThread));
+      hand_written_dot<<<blocks, hand_written_block, 0, cudaStreamPerThread>>>(arrays.a.data(), arrays.b.data(), n,
+                                                                               sum.data());
+      KSYNC_CUDA_CHECK(cudaGetLastError());
+    } else {
+      KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), temp_bytes, products, sum.data(), n, cudaStreamPerThread));
+    }
+  });
+  const double value = static_cast<double>(sum.to_host().at(0));
+  const double expected = 2.0 * static_cast<double>(n);
+  if (std::abs(value - expected) > 1e-4 * expected)
+    check_failed(state, "dot = " + std::to_string(value) + ", expected " + std::to_string(expected));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void register_type(std::int64_t n) {
+  const std::string type = type_name<T>();
+  for (const auto k : stream::kernels) {
+    const std::string kernel(stream::name(k));
+    add_timed("cuda/stream/" + kernel + "/" + type + "/hand_written", n, time_stream<T>, k, true,
+              index_strategy::automatic);
+    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native))
+      add_timed("native/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
+                false, strategy);
+  }
+  add_timed("cuda/stream/dot/" + type + "/hand_written", n, time_dot<T>, true);
+  add_timed("cub/stream/dot/" + type, n, time_dot<T>, false);
+}
+
+}  // namespace
+
+void register_parallel_for_benchmarks(bool smoke) {
+  for (const auto n : stream::sizes(smoke, false)) {
+    register_type<float>(n);
+    register_type<double>(n);
+  }
+}
+
+}  // namespace ksync::bench

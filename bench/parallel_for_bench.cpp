@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Index functors as Kokkos code writes them: BabelStream's Copy, Mul, Add, Triad (ksync::parallel_for) and
+// Dot (ksync::parallel_reduce) in float and double, every index strategy this backend reaches beside
+// Kokkos' own RangePolicy over the same functor (rows kokkos/stream/...), in one run. The native suite has
+// the hand-written CUDA kernels and the native strategies; both suites have the device copy.
+#include "portable.hpp"
+#include "stream_kernels.hpp"
+
+#include <ksync/parallel_for.hpp>
+#include <ksync/parallel_reduce.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace ksync::bench {
+namespace {
+
+template <class T>
+const char* type_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
+
+template <class T>
+struct stream_arrays {
+  Kokkos::View<T*> a, b, c;
+  explicit stream_arrays(const Exec& exec, std::int64_t n)
+      : a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::a"), n),
+        b(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::b"), n),
+        c(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::c"), n) {
+    Kokkos::deep_copy(exec, a, static_cast<T>(stream::initial_a));
+    Kokkos::deep_copy(exec, b, static_cast<T>(stream::initial_b));
+    Kokkos::deep_copy(exec, c, static_cast<T>(stream::initial_c));
+    exec.fence("ksync::bench::stream_arrays");
+  }
+  [[nodiscard]] const Kokkos::View<T*>& array(int which) const { return which == 0 ? a : which == 1 ? b : c; }
+};
+
+// How many elements of `data` differ from `value`.
+template <class T>
+struct CountOthers {
+  Kokkos::View<const T*> data;
+  T value;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const { count += data(i) == value ? 0 : 1; }
+};
+
+template <class T>
+void check_written(benchmark::State& state, const Exec& exec, const stream_arrays<T>& arrays, stream::kernel k) {
+  const auto& written = arrays.array(stream::written_array(k));
+  const auto n = static_cast<std::int64_t>(written.extent(0));
+  std::int64_t others = 0;
+  Kokkos::parallel_reduce("ksync::bench::check", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                          CountOthers<T>{written, static_cast<T>(stream::expected_value(k))}, others);
+  check_mismatches(state, others, n, std::string(stream::name(k)));
+}
+
+// One row: kernel k over n elements of T, by ksync::parallel_for with `strategy`, or (baseline) by
+// Kokkos::parallel_for over RangePolicy(0, n) with the same functor.
+template <class T>
+void time_stream(benchmark::State& state, stream::kernel k, bool kokkos_baseline, index_strategy strategy) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const stream_arrays<T> arrays(exec, n);
+  const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
+  stream::with_kernel<Kokkos::View<T*>, T>(k, arrays.a, arrays.b, arrays.c, [&](const auto& functor) {
+    time_on_instance(state, exec, bytes, [&] {
+      if (kokkos_baseline) {
+        Kokkos::parallel_for("kokkos_stream", Kokkos::RangePolicy<Exec>(exec, 0, n), functor);
+      } else {
+        ksync::parallel_for(exec, n, functor, strategy);
+      }
+    });
+  });
+  check_written(state, exec, arrays, k);
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void time_dot(benchmark::State& state, bool kokkos_baseline, index_strategy strategy) {
+  const std::int64_t n = state.range(0);
+  const Exec exec;
+  const stream_arrays<T> arrays(exec, n);
+  const Kokkos::View<T> sum("ksync::bench::sum");
+  const stream::dot<Kokkos::View<T*>, T> functor{arrays.a, arrays.b};
+  time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
+    if (kokkos_baseline) {
+      Kokkos::parallel_reduce("kokkos_stream_dot", Kokkos::RangePolicy<Exec>(exec, 0, n), functor, sum);
+    } else {
+      ksync::parallel_reduce(exec, n, functor, sum, strategy);
+    }
+  });
+  T value{};
+  Kokkos::deep_copy(exec, value, sum);
+  exec.fence("ksync::bench::dot");
+  const double expected = 2.0 * static_cast<double>(n);
+  if (std::abs(static_cast<double>(value) - expected) > 1e-4 * expected)
+    check_failed(state, "dot = " + std::to_string(value) + ", expected " + std::to_string(expected));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void register_type(std::int64_t n) {
+  const std::string type = type_name<T>();
+  for (const auto k : stream::kernels) {
+    const std::string kernel(stream::name(k));
+    add_timed("kokkos/stream/" + kernel + "/" + type + "/range_policy", n, time_stream<T>, k, true,
+              index_strategy::automatic);
+    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native)) {
+      if (strategy == index_strategy::automatic || !has_native_bridge<Exec>) continue;
+      add_timed("bridge/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
+                false, strategy);
+    }
+    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
+      if (strategy == index_strategy::automatic) continue;
+      add_timed("portable/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
+                false, strategy);
+    }
+  }
+  add_timed("kokkos/stream/dot/" + type + "/range_policy", n, time_dot<T>, true, index_strategy::automatic);
+  for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
+    if (strategy == index_strategy::automatic) continue;
+    add_timed("portable/stream/dot/" + type + "/" + std::string(to_string(strategy)), n, time_dot<T>, false, strategy);
+  }
+}
+
+}  // namespace
+
+void register_parallel_for_benchmarks(bool smoke) {
+  for (const auto n : stream::sizes(smoke, runs_on_host<Exec>)) {
+    register_type<float>(n);
+    register_type<double>(n);
+  }
+}
+
+}  // namespace ksync::bench

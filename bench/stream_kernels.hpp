@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// BabelStream's kernels written as index functors, as Kokkos code writes them (`c(i) = a(i)`), for both
+// halves' parallel_for benchmarks: the arrays are Kokkos Views (portable) or ksync::bench::device_array
+// (native), both indexed with operator(). Every value stays a small binary fraction, so the checks compare
+// for equality: a = 1, b = 2, c = 3 before each row, scalar 0.5; each kernel writes the same values on every
+// call (Copy c = a = 1; Mul b = s c = 1.5; Add c = a + b = 3; Triad a = b + s c = 3.5).
+#pragma once
+
+#include <ksync/detail/host_device.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ksync::bench::stream {
+
+enum class kernel { copy, mul, add, triad };
+inline constexpr std::array<kernel, 4> kernels{kernel::copy, kernel::mul, kernel::add, kernel::triad};
+inline constexpr double scalar = 0.5;
+inline constexpr double initial_a = 1, initial_b = 2, initial_c = 3;
+
+constexpr std::string_view name(kernel k) {
+  constexpr std::string_view names[] = {"copy", "mul", "add", "triad"};
+  return names[static_cast<int>(k)];
+}
+// Arrays read plus arrays written, per index.
+constexpr int arrays_moved(kernel k) {
+  return k == kernel::add || k == kernel::triad ? 3 : 2;
+}
+// Which array kernel k writes (0 a, 1 b, 2 c) and the value it writes there, from a = 1, b = 2, c = 3.
+constexpr int written_array(kernel k) {
+  constexpr int arrays[] = {2, 1, 2, 0};
+  return arrays[static_cast<int>(k)];
+}
+constexpr double expected_value(kernel k) {
+  constexpr double values[] = {initial_a, scalar * initial_c, initial_a + initial_b, initial_b + scalar * initial_c};
+  return values[static_cast<int>(k)];
+}
+
+template <class Array, class T>
+struct copy {
+  Array a, b, c;
+  T s;
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i) const {
+    c(i) = a(i);
+  }
+};
+template <class Array, class T>
+struct mul {
+  Array a, b, c;
+  T s;
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i) const {
+    b(i) = s * c(i);
+  }
+};
+template <class Array, class T>
+struct add {
+  Array a, b, c;
+  T s;
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i) const {
+    c(i) = a(i) + b(i);
+  }
+};
+template <class Array, class T>
+struct triad {
+  Array a, b, c;
+  T s;
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i) const {
+    a(i) = b(i) + s * c(i);
+  }
+};
+// sum += a(i) b(i): 2 n over a = 1, b = 2.
+template <class Array, class T>
+struct dot {
+  Array a, b;
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i, T& sum) const {
+    sum += a(i) * b(i);
+  }
+};
+
+// Calls body(functor) with kernel k's functor over (a, b, c).
+template <class Array, class T, class Body>
+void with_kernel(kernel k, const Array& a, const Array& b, const Array& c, Body&& body) {
+  const T s = static_cast<T>(scalar);
+  switch (k) {
+    case kernel::copy:
+      return body(copy<Array, T>{a, b, c, s});
+    case kernel::mul:
+      return body(mul<Array, T>{a, b, c, s});
+    case kernel::add:
+      return body(add<Array, T>{a, b, c, s});
+    case kernel::triad:
+      return body(triad<Array, T>{a, b, c, s});
+  }
+}
+
+// Sizes: 2^16 ... 2^30 in steps of 4x on GPUs; 2^16, 2^20 and 2^24 on host backends (three arrays of 2^28
+// doubles would take 6 GiB and a minute of page faults a row there); smoke: two tiny sizes.
+inline std::vector<std::int64_t> sizes(bool smoke, bool host_backend) {
+  if (smoke) return {std::int64_t{1} << 10, std::int64_t{1} << 14};
+  std::vector<std::int64_t> result;
+  for (int exponent = 16; exponent <= (host_backend ? 24 : 30); exponent += host_backend ? 4 : 2)
+    result.push_back(std::int64_t{1} << exponent);
+  return result;
+}
+
+}  // namespace ksync::bench::stream
