@@ -27,7 +27,7 @@ import sys
 
 from ksync_tools import pipeline_tables, solver_tables, sync_tables
 from ksync_tools.plots import plots
-from ksync_tools.results import error_rows, load, sized
+from ksync_tools.results import error_rows, load, sized, suite_files
 from ksync_tools.source_tree import attribution
 from ksync_tools.tables import markdown_table, power
 
@@ -296,7 +296,7 @@ def write_report(folder):
     ratios = {}
     ratios.update(reduction_section(rows, out))
     ratios.update(transform_section(rows, out))
-    suites = [str(folder / f"{s}.json") for s in ("native", "portable") if (folder / f"{s}.json").exists()]
+    suites = [str(path) for path in suite_files(folder)]
     has_sync_rows = any("/barrier/" in name or "/jacobi/" in name for name in rows)
     sync = printed(sync_tables.main, *suites) if has_sync_rows else None
     if sync:

@@ -3,6 +3,7 @@
 results folder with their repetitions, the rows a suite marked failed or refused, counters, and the one
 entry per benchmark the table tools print (the median aggregate where there were repetitions)."""
 
+import gzip
 import json
 import pathlib
 import statistics
@@ -23,8 +24,23 @@ def seconds_of(entry):
 
 
 def suite_files(folder):
-    """The suites' JSON files of a results folder (every *.json but fingerprint.json), in name order."""
-    return [path for path in sorted(pathlib.Path(folder).glob("*.json")) if path.name != "fingerprint.json"]
+    """The suites' JSON files of a results folder (every *.json or *.json.gz but fingerprint.json), in name
+    order. Committed folders keep their JSON gzipped (CONTRIBUTING.md); tools/ksync bench writes it plain."""
+    folder = pathlib.Path(folder)
+    paths = [*folder.glob("*.json"), *folder.glob("*.json.gz")]
+    return sorted((path for path in paths if path.name != "fingerprint.json"), key=suite_name)
+
+
+def suite_name(path):
+    """A suite file's name without .json or .json.gz: native, portable."""
+    return pathlib.Path(path).name.removesuffix(".gz").removesuffix(".json")
+
+
+def read_json(path):
+    """A JSON file, plain or gzipped."""
+    path = pathlib.Path(path)
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    return json.loads(text)
 
 
 def load(folder):
@@ -33,17 +49,18 @@ def load(folder):
     contexts. A name both suites report gets the second suite's prefix ('portable:cub/...')."""
     rows, contexts = {}, {}
     for path in suite_files(folder):
-        data = json.loads(path.read_text())
-        contexts[path.stem] = data.get("context", {})
+        data = read_json(path)
+        suite = suite_name(path)
+        contexts[suite] = data.get("context", {})
         for entry in data.get("benchmarks", []):
             if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
                 continue
             name = entry["run_name"].removesuffix("/manual_time")
-            if name in rows and rows[name]["suite"] != path.stem:
-                name = f"{path.stem}:{name}"  # a baseline both suites time (CUB): each suite's own row
+            if name in rows and rows[name]["suite"] != suite:
+                name = f"{suite}:{name}"  # a baseline both suites time (CUB): each suite's own row
             family = entry.get("family_index")
             first = rows.get(name, {}).get("entries", [{}])[0]
-            if name in rows and first.get("family_index") != family and rows[name]["suite"] == path.stem:
+            if name in rows and first.get("family_index") != family and rows[name]["suite"] == suite:
                 # Two families under one name (older suites registered a device copy twice): each keeps its
                 # own row, the second named after its family, instead of merging as repetitions of one.
                 renamed = f"{name}#family{family}"
@@ -51,7 +68,7 @@ def load(folder):
                     print(f"{path.name}: '{name}' is registered by two benchmark families; the second is reported "
                           f"as '{renamed}'", file=sys.stderr)
                 name = renamed
-            row = rows.setdefault(name, {"samples": [], "rates": [], "entries": [], "suite": path.stem})
+            row = rows.setdefault(name, {"samples": [], "rates": [], "entries": [], "suite": suite})
             row["samples"].append(seconds_of(entry))
             row["rates"].append(entry.get("bytes_per_second", 0.0))
             row["entries"].append(entry)
@@ -69,10 +86,10 @@ def error_rows(folder):
     wrong result, a failed call) and refused (a request this device does not take, e.g. a cluster size)."""
     failed, refused = [], []
     for path in suite_files(folder):
-        for entry in json.loads(path.read_text()).get("benchmarks", []):
+        for entry in read_json(path).get("benchmarks", []):
             if entry.get("error_occurred") and entry.get("run_type") != "aggregate":
                 message = entry.get("error_message", "")
-                row = (path.stem, entry["run_name"].removesuffix("/manual_time"), message)
+                row = (suite_name(path), entry["run_name"].removesuffix("/manual_time"), message)
                 (refused if message.startswith("refused:") else failed).append(row)
     return failed, refused
 
@@ -100,7 +117,7 @@ def run_entries(paths):
     """One entry per benchmark of the JSON files `paths`: the median aggregate where the run had repetitions,
     else the run itself; rows with an error are kept (their error_occurred says so)."""
     for path in paths:
-        rows = json.loads(pathlib.Path(path).read_text()).get("benchmarks", [])
+        rows = read_json(path).get("benchmarks", [])
         repeated = {entry["run_name"] for entry in rows if entry.get("run_type") == "aggregate"}
         for entry in rows:
             if entry.get("run_type") == "aggregate":
