@@ -45,8 +45,9 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, con
     Kokkos::Profiling::popRegion();
     return;
   }
-  detail::portable_index_strategies::dispatch(where, detail::portable_index_choice<ExecutionSpace>(strategy),
-                                              [&]<class Strategy>() { Strategy::run_for(label, exec, count, f); });
+  detail::portable_index_strategies::dispatch(
+      where, detail::portable_index_choice<ExecutionSpace>(strategy, /*reduction=*/false),
+      [&]<class Strategy>() { Strategy::run_for(label, exec, count, f); });
 }
 
 template <class ExecutionSpace, detail::index_count N, class F>

@@ -79,7 +79,7 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, 
   detail::check_argument(!is_native(strategy), where, "strategy = ", to_string(strategy),
                          " maps ksync::cuda::parallel_for's indices; parallel_reduce runs ",
                          names_of_half<index_strategy>{strategy_half::portable});
-  const auto choice = detail::portable_index_choice<ExecutionSpace>(strategy);
+  const auto choice = detail::portable_index_choice<ExecutionSpace>(strategy, /*reduction=*/true);
   const auto fold = [&](auto&& target) {
     detail::portable_index_strategies::dispatch(where, choice, [&]<class Strategy>() {
       Strategy::template run_reduce<Acc>(label, exec, count, f, std::forward<decltype(target)>(target));
