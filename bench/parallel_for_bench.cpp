@@ -20,11 +20,6 @@ namespace ksync::bench {
 namespace {
 
 template <class T>
-const char* type_name() {
-  return std::is_same_v<T, float> ? "float" : "double";
-}
-
-template <class T>
 struct stream_arrays {
   Kokkos::View<T*> a, b, c;
   explicit stream_arrays(const Exec& exec, std::int64_t n)
@@ -95,34 +90,28 @@ void time_dot(benchmark::State& state, bool kokkos_baseline, index_strategy stra
   T value{};
   Kokkos::deep_copy(exec, value, sum);
   exec.fence("ksync::bench::dot");
-  const double expected = 2.0 * static_cast<double>(n);
-  if (std::abs(static_cast<double>(value) - expected) > 1e-4 * expected)
-    check_failed(state, "dot = " + std::to_string(value) + ", expected " + std::to_string(expected));
-  state.counters["n"] = static_cast<double>(n);
+  stream::check_dot(state, static_cast<double>(value), n);
 }
 
+// Kokkos' RangePolicy over each functor, then ksync::parallel_for with every strategy this backend reaches
+// (the native ones through the bridge on Kokkos::Cuda), then the dot rows.
 template <class T>
 void register_type(std::int64_t n) {
-  const std::string type = type_name<T>();
+  constexpr auto type = stream::type_name<T>();
   for (const auto k : stream::kernels) {
-    const std::string kernel(stream::name(k));
-    add_timed("kokkos/stream/" + kernel + "/" + type + "/range_policy", n, time_stream<T>, k, true,
+    add_timed(stream::row("kokkos", stream::name(k), type, "range_policy"), n, time_stream<T>, k, true,
               index_strategy::automatic);
-    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native)) {
-      if (strategy == index_strategy::automatic || !has_native_bridge<Exec>) continue;
-      add_timed("bridge/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
-                false, strategy);
-    }
-    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
-      if (strategy == index_strategy::automatic) continue;
-      add_timed("portable/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
-                false, strategy);
+    for (const auto strategy : all_index_strategies) {
+      const bool through_bridge = is_native(strategy);
+      if (strategy == index_strategy::automatic || (through_bridge && !has_native_bridge<Exec>)) continue;
+      add_timed(stream::row(through_bridge ? "bridge" : "portable", stream::name(k), type, to_string(strategy)), n,
+                time_stream<T>, k, false, strategy);
     }
   }
-  add_timed("kokkos/stream/dot/" + type + "/range_policy", n, time_dot<T>, true, index_strategy::automatic);
+  add_timed(stream::row("kokkos", "dot", type, "range_policy"), n, time_dot<T>, true, index_strategy::automatic);
   for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
-    if (strategy == index_strategy::automatic) continue;
-    add_timed("portable/stream/dot/" + type + "/" + std::string(to_string(strategy)), n, time_dot<T>, false, strategy);
+    if (strategy != index_strategy::automatic)
+      add_timed(stream::row("portable", "dot", type, to_string(strategy)), n, time_dot<T>, false, strategy);
   }
 }
 

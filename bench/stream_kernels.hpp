@@ -6,11 +6,18 @@
 // call (Copy c = a = 1; Mul b = s c = 1.5; Add c = a + b = 3; Triad a = b + s c = 3.5).
 #pragma once
 
+#include "checks.hpp"
+
 #include <ksync/detail/host_device.hpp>
 
+#include <benchmark/benchmark.h>
+
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ksync::bench::stream {
@@ -38,42 +45,25 @@ constexpr double expected_value(kernel k) {
   return values[static_cast<int>(k)];
 }
 
-template <class Array, class T>
-struct copy {
+// Kernel K over the arrays a, b, c (scalar s), as one index functor.
+template <kernel K, class Array, class T>
+struct kernel_at {
   Array a, b, c;
   T s;
   template <class Index>
   KSYNC_HOST_DEVICE void operator()(Index i) const {
-    c(i) = a(i);
+    if constexpr (K == kernel::copy) {
+      c(i) = a(i);
+    } else if constexpr (K == kernel::mul) {
+      b(i) = s * c(i);
+    } else if constexpr (K == kernel::add) {
+      c(i) = a(i) + b(i);
+    } else {
+      a(i) = b(i) + s * c(i);
+    }
   }
 };
-template <class Array, class T>
-struct mul {
-  Array a, b, c;
-  T s;
-  template <class Index>
-  KSYNC_HOST_DEVICE void operator()(Index i) const {
-    b(i) = s * c(i);
-  }
-};
-template <class Array, class T>
-struct add {
-  Array a, b, c;
-  T s;
-  template <class Index>
-  KSYNC_HOST_DEVICE void operator()(Index i) const {
-    c(i) = a(i) + b(i);
-  }
-};
-template <class Array, class T>
-struct triad {
-  Array a, b, c;
-  T s;
-  template <class Index>
-  KSYNC_HOST_DEVICE void operator()(Index i) const {
-    a(i) = b(i) + s * c(i);
-  }
-};
+
 // sum += a(i) b(i): 2 n over a = 1, b = 2.
 template <class Array, class T>
 struct dot {
@@ -90,14 +80,34 @@ void with_kernel(kernel k, const Array& a, const Array& b, const Array& c, Body&
   const T s = static_cast<T>(scalar);
   switch (k) {
     case kernel::copy:
-      return body(copy<Array, T>{a, b, c, s});
+      return body(kernel_at<kernel::copy, Array, T>{a, b, c, s});
     case kernel::mul:
-      return body(mul<Array, T>{a, b, c, s});
+      return body(kernel_at<kernel::mul, Array, T>{a, b, c, s});
     case kernel::add:
-      return body(add<Array, T>{a, b, c, s});
+      return body(kernel_at<kernel::add, Array, T>{a, b, c, s});
     case kernel::triad:
-      return body(triad<Array, T>{a, b, c, s});
+      return body(kernel_at<kernel::triad, Array, T>{a, b, c, s});
   }
+}
+
+// Fails the row unless a dot over a = 1, b = 2 came to 2 n (to 1e-4: float partial sums round past 2^24).
+inline void check_dot(benchmark::State& state, double value, std::int64_t n) {
+  const double expected = 2.0 * static_cast<double>(n);
+  if (std::abs(value - expected) > 1e-4 * expected)
+    check_failed(state, "dot = " + std::to_string(value) + ", expected " + std::to_string(expected));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+constexpr std::string_view type_name() {
+  return std::is_same_v<T, float> ? "float" : "double";
+}
+
+// A row's name, <source>/stream/<kernel>/<type>[/<variant>]: the report finds the series by it.
+inline std::string row(std::string_view source, std::string_view kernel_name, std::string_view type,
+                       std::string_view variant = {}) {
+  std::string name = std::string(source) + "/stream/" + std::string(kernel_name) + "/" + std::string(type);
+  return variant.empty() ? name : name + "/" + std::string(variant);
 }
 
 // Sizes: 2^16 ... 2^30 in steps of 4x on GPUs; 2^16, 2^20 and 2^24 on host backends (three arrays of 2^28

@@ -39,11 +39,6 @@ struct device_array {
 };
 
 template <class T>
-const char* type_name() {
-  return std::is_same_v<T, float> ? "float" : "double";
-}
-
-template <class T>
 __global__ void fill(T* data, std::int64_t n, T value) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
@@ -151,25 +146,22 @@ void time_dot(benchmark::State& state, bool hand_written) {
     }
   });
   const double value = static_cast<double>(sum.to_host().at(0));
-  const double expected = 2.0 * static_cast<double>(n);
-  if (std::abs(value - expected) > 1e-4 * expected)
-    check_failed(state, "dot = " + std::to_string(value) + ", expected " + std::to_string(expected));
-  state.counters["n"] = static_cast<double>(n);
+  stream::check_dot(state, value, n);
 }
 
+// The hand-written kernel, then ksync::cuda::parallel_for with every native strategy, then the two dots.
 template <class T>
 void register_type(std::int64_t n) {
-  const std::string type = type_name<T>();
+  constexpr auto type = stream::type_name<T>();
   for (const auto k : stream::kernels) {
-    const std::string kernel(stream::name(k));
-    add_timed("cuda/stream/" + kernel + "/" + type + "/hand_written", n, time_stream<T>, k, true,
+    add_timed(stream::row("cuda", stream::name(k), type, "hand_written"), n, time_stream<T>, k, true,
               index_strategy::automatic);
     for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native))
-      add_timed("native/stream/" + kernel + "/" + type + "/" + std::string(to_string(strategy)), n, time_stream<T>, k,
-                false, strategy);
+      add_timed(stream::row("native", stream::name(k), type, to_string(strategy)), n, time_stream<T>, k, false,
+                strategy);
   }
-  add_timed("cuda/stream/dot/" + type + "/hand_written", n, time_dot<T>, true);
-  add_timed("cub/stream/dot/" + type, n, time_dot<T>, false);
+  add_timed(stream::row("cuda", "dot", type, "hand_written"), n, time_dot<T>, true);
+  add_timed(stream::row("cub", "dot", type), n, time_dot<T>, false);
 }
 
 }  // namespace
