@@ -25,7 +25,7 @@ import json
 import pathlib
 import sys
 
-from ksync_tools import pipeline_tables, solver_tables, sync_tables
+from ksync_tools import pipeline_tables, solver_tables, stream_tables, sync_tables
 from ksync_tools.plots import plots
 from ksync_tools.results import error_rows, load, sized, suite_files
 from ksync_tools.source_tree import attribution
@@ -296,6 +296,7 @@ def write_report(folder):
     ratios = {}
     ratios.update(reduction_section(rows, out))
     ratios.update(transform_section(rows, out))
+    ratios.update(stream_tables.section(rows, out))
     suites = [str(path) for path in suite_files(folder)]
     has_sync_rows = any("/barrier/" in name or "/jacobi/" in name for name in rows)
     sync = printed(sync_tables.main, *suites) if has_sync_rows else None
