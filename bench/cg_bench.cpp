@@ -172,10 +172,11 @@ void time_round_trip_ksync(benchmark::State& state) {
 
 void ksync::bench::register_cg_benchmarks(bool smoke) {
   const int iterations = cg_iterations(smoke);
-  for (const auto m : cg_grid_sizes(smoke))
+  constexpr bool host = ksync::runs_on_host<Exec>;
+  for (const auto m : cg_grid_sizes(smoke, host))
     ksync::bench::add_timed("portable/cg/kokkos_host_scalars/double", m, time_kokkos_cg, iterations);
   for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph}) {
-    for (const auto m : cg_grid_sizes(smoke)) {
+    for (const auto m : cg_grid_sizes(smoke, host)) {
       ksync::bench::add_timed("portable/cg/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg, form,
                               iterations);
     }
