@@ -40,9 +40,8 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, con
   detail::check_native_reachable<"ksync::parallel_for", ExecutionSpace, Index>(where, "strategy", strategy,
                                                                                /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
-    Kokkos::Profiling::pushRegion(label);
+    const detail::tools_region region(label);
     detail::native<"ksync::parallel_for", Index>(exec, count, f, strategy);
-    Kokkos::Profiling::popRegion();
     return;
   }
   detail::portable_index_strategies::dispatch(
