@@ -21,7 +21,8 @@ namespace ksync::detail {
 
 inline constexpr int index_batch = 4;
 
-// Index i of item w, or -1 past n. Host backends: the consecutive 4w + k; GPU backends: w + k m.
+// The k-th index of item w (it may be n or past it in the last items). Host backends: the consecutive
+// 4w + k; GPU backends: w + k m, m the number of items.
 template <bool Host>
 KOKKOS_FUNCTION constexpr std::int64_t batched_index(std::int64_t w, int k, std::int64_t m) {
   return Host ? w * index_batch + k : w + k * m;
