@@ -35,7 +35,7 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, con
                 "ksync::parallel_for: f must be callable as f(i) with one index (for f(i, acc) use "
                 "ksync::parallel_reduce)");
   constexpr const char* where = "ksync::parallel_for";
-  const Index count = detail::checked_index_count<Index>(where, n);
+  const auto count = detail::checked_index_count<Index>(where, n);
   detail::check_index_strategy(where, strategy);
   detail::check_native_reachable<"ksync::parallel_for", ExecutionSpace, Index>(where, "strategy", strategy,
                                                                                /*needs_cuda_compiler=*/true);

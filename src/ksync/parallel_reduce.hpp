@@ -74,7 +74,7 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, 
                 "ksync::parallel_reduce: f must be callable as f(i, acc) with the index type of n and the result's "
                 "value type (for f(i) use ksync::parallel_for)");
   constexpr const char* where = "ksync::parallel_reduce";
-  const Index count = detail::checked_index_count<Index>(where, n);
+  const auto count = detail::checked_index_count<Index>(where, n);
   detail::check_index_strategy(where, strategy);
   detail::check_argument(!is_native(strategy), where, "strategy = ", to_string(strategy),
                          " maps ksync::cuda::parallel_for's indices; parallel_reduce runs ",
