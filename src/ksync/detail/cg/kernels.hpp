@@ -215,13 +215,15 @@ struct direction_apply {
     const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
     T* const p_new = odd ? p0.data() : p1.data();
     T* const ap_out = ap.data();
+    T lane_sum = 0;  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator
     split.for_each(lane, [&](std::int64_t i) {
       const T p_i = next(i);
       const T ap_i = static_cast<T>(op(next, i));
       p_new[i] = p_i;
       ap_out[i] = ap_i;
-      sum += p_i * ap_i;
+      lane_sum += p_i * ap_i;
     });
+    sum += lane_sum;
   }
 };
 
@@ -243,12 +245,14 @@ struct update_residual {
     T* const x_out = x.data();
     T* const r_out = r.data();
     const T alpha = s.rho / s.p_ap;
+    T lane_sum = 0;  // as in direction_apply
     split.for_each(lane, [&](std::int64_t i) {
       x_out[i] += alpha * p_new[i];
       const T r_i = r_out[i] - alpha * ap_in[i];
       r_out[i] = r_i;
-      sum += r_i * r_i;
+      lane_sum += r_i * r_i;
     });
+    sum += lane_sum;
   }
 };
 
