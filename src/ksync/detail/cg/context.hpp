@@ -78,6 +78,19 @@ struct cg_run {
     return scalar_slot<T, memory_space>(&(buffers->state.data()->*field));
   }
   [[nodiscard]] int per_batch() const { return std::min(options.check_every, options.max_iterations); }
+
+  // Enqueues an unfused step (kernels.hpp: next_direction, apply_rows, update) over [0, n): one index per
+  // work item on GPU backends, one contiguous chunk per work item on host backends.
+  template <class Step>
+  void run_step(const char* label, const Step& step) const {
+    if constexpr (runs_on_host<ExecutionSpace>) {
+      const auto [lanes, chunk] = split_for_host(exec, n());
+      Kokkos::parallel_for(label, index_policy<ExecutionSpace>(exec, 0, lanes),
+                           by_chunk<Step>{step, {.n = n(), .lanes = lanes, .chunk = chunk}});
+    } else {
+      Kokkos::parallel_for(label, all(), by_index<Step>{step});
+    }
+  }
 };
 
 // r = b - A x, p = 0, rho = r.r, ||b|| and the first test: enqueued on exec, nothing waited for.

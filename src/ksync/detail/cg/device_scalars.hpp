@@ -18,14 +18,13 @@ struct device_scalars : implements<cg_form::device_scalars> {
     auto& buffers = *run.buffers;
     enqueue_start(run);
     const auto iterate = [&] {
-      Kokkos::parallel_for(
-          "ksync::cg::direction", run.all(),
-          next_direction<T, memory_space>{buffers.state, {buffers.state, true, T(0)}, buffers.r, buffers.p0});
+      run.run_step("ksync::cg::direction",
+                   next_direction<T, memory_space>{buffers.state, {buffers.state, true, T(0)}, buffers.r, buffers.p0});
       host_scalars::apply(run, buffers.p0);
       ksync::dot(run.exec, buffers.p0, buffers.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
-      Kokkos::parallel_for("ksync::cg::update", run.all(),
-                           update<T, memory_space>{
-                               buffers.state, {buffers.state, true, T(0)}, buffers.p0, buffers.ap, run.x, buffers.r});
+      run.run_step("ksync::cg::update",
+                   update<T, memory_space>{
+                       buffers.state, {buffers.state, true, T(0)}, buffers.p0, buffers.ap, run.x, buffers.r});
       ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
       Kokkos::parallel_for(
           "ksync::cg::advance", run.one(),

@@ -24,13 +24,12 @@ struct host_scalars : implements<cg_form::host_scalars> {
       history = run.host_history->data();
     }
     while (s.done == 0) {
-      Kokkos::parallel_for(
-          "ksync::cg::direction", run.all(),
-          next_direction<T, memory_space>{buffers.state, {buffers.state, false, s.beta}, buffers.r, buffers.p0});
+      run.run_step("ksync::cg::direction", next_direction<T, memory_space>{
+                                               buffers.state, {buffers.state, false, s.beta}, buffers.r, buffers.p0});
       apply(run, buffers.p0);
       s.p_ap = ksync::dot(run.exec, buffers.p0, buffers.ap);
-      Kokkos::parallel_for(
-          "ksync::cg::update", run.all(),
+      run.run_step(
+          "ksync::cg::update",
           update<T, memory_space>{
               buffers.state, {buffers.state, false, s.rho / s.p_ap}, buffers.p0, buffers.ap, run.x, buffers.r});
       s.rho_next = ksync::dot(run.exec, buffers.r, buffers.r);
@@ -47,8 +46,7 @@ struct host_scalars : implements<cg_form::host_scalars> {
     using memory_space = typename ExecutionSpace::memory_space;
     auto& buffers = *run.buffers;
     if constexpr (row_operator<Operator, Kokkos::View<T*, memory_space>>) {
-      Kokkos::parallel_for("ksync::cg::apply", run.all(),
-                           apply_rows<T, memory_space, Operator>{buffers.state, run.op, p, buffers.ap});
+      run.run_step("ksync::cg::apply", apply_rows<T, memory_space, Operator>{buffers.state, run.op, p, buffers.ap});
     } else {
       run.op.apply(run.exec, Kokkos::View<const T*, memory_space>(p), buffers.ap);
     }

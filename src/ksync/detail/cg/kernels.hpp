@@ -94,6 +94,9 @@ struct scalar_from {
   T value;  // the launch's value (host_scalars)
 };
 
+// Each unfused step gives body(s): what it does at index i once the state s was read, a lambda over raw
+// pointers. by_index and by_chunk (below) run it; run_step (context.hpp) picks one per backend.
+
 // p = r + beta p.
 template <class T, class MemorySpace>
 struct next_direction {
@@ -101,11 +104,9 @@ struct next_direction {
   scalar_from<T, MemorySpace> beta;
   Kokkos::View<const T*, MemorySpace> r;
   Kokkos::View<T*, MemorySpace> p;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    const cg_scalars<T> s = state();
-    if (s.done != 0) return;
+  KOKKOS_FUNCTION auto body(const cg_scalars<T>& s) const {
     const T b = beta.on_device ? s.beta : beta.value;
-    p(i) = r(i) + b * p(i);
+    return [b, r_in = r.data(), p_io = p.data()](std::int64_t i) { p_io[i] = r_in[i] + b * p_io[i]; };
   }
 };
 
@@ -116,9 +117,10 @@ struct apply_rows {
   Operator op;
   Kokkos::View<const T*, MemorySpace> p;
   Kokkos::View<T*, MemorySpace> ap;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    if (state().done != 0) return;
-    ap(i) = static_cast<T>(op(entries<Kokkos::View<const T*, MemorySpace>>{p}, i));
+  KOKKOS_FUNCTION auto body(const cg_scalars<T>& /*s*/) const {
+    return [op = op, p_in = entries<Kokkos::View<const T*, MemorySpace>>{p}, ap_out = ap.data()](std::int64_t i) {
+      ap_out[i] = static_cast<T>(op(p_in, i));
+    };
   }
 };
 
@@ -131,12 +133,23 @@ struct update {
   Kokkos::View<const T*, MemorySpace> ap;
   Kokkos::View<T*, MemorySpace> x;
   Kokkos::View<T*, MemorySpace> r;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    const cg_scalars<T> s = state();
-    if (s.done != 0) return;
+  KOKKOS_FUNCTION auto body(const cg_scalars<T>& s) const {
     const T a = alpha.on_device ? s.rho / s.p_ap : alpha.value;
-    x(i) += a * p(i);
-    r(i) -= a * ap(i);
+    return [a, p_in = p.data(), ap_in = ap.data(), x_io = x.data(), r_io = r.data()](std::int64_t i) {
+      x_io[i] += a * p_in[i];
+      r_io[i] -= a * ap_in[i];
+    };
+  }
+};
+
+// GPU backends: one index per work item; the state, read for each index, comes from the cache.
+template <class Step>
+struct by_index {
+  Step step;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    const auto s = step.state();
+    if (s.done != 0) return;
+    step.body(s)(i);
   }
 };
 
@@ -176,6 +189,19 @@ struct lane_split {
       for (std::int64_t i = lane * chunk; i < end; ++i)
         body(i);
     }
+  }
+};
+
+// Host backends: one contiguous chunk per work item (split_for_host); the state is read once a chunk, so the
+// loop over the chunk vectorizes (read per index, it is reloaded after every store: the stores may alias it).
+template <class Step>
+struct by_chunk {
+  Step step;
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane) const {
+    const auto s = step.state();
+    if (s.done != 0) return;
+    split.for_each(lane, step.body(s));
   }
 };
 
