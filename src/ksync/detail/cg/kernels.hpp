@@ -25,6 +25,13 @@ struct entries {
   KOKKOS_FUNCTION typename View::value_type operator()(std::int64_t j) const { return view(j); }
 };
 
+// The entries of a raw array, v(j): what the lane loops hand operators (a View per index costs registers).
+template <class T>
+struct pointer_entries {
+  const T* v;
+  KOKKOS_FUNCTION T operator()(std::int64_t j) const { return v[j]; }
+};
+
 // An operator given by its rows: op(v, i) returns row i of A v, for any v callable as v(j).
 template <class Operator, class View>
 concept row_operator = requires(const Operator& op, const entries<typename View::const_type>& v, std::int64_t i) {
@@ -248,6 +255,52 @@ struct direction_apply {
       p_new[i] = p_i;
       ap_out[i] = ap_i;
       lane_sum += p_i * ap_i;
+    });
+    sum += lane_sum;
+  }
+};
+
+// Host backends split direction_apply in two passes (fused.hpp): forming p_new at each of the stencil's
+// points costs the CPU more arithmetic than a pass over memory costs it. First p_new = r + beta p_old ...
+template <class T, class MemorySpace>
+struct new_direction {
+  state_view<T, MemorySpace> state;
+  Kokkos::View<const T*, MemorySpace> r;
+  Kokkos::View<T*, MemorySpace> p0;
+  Kokkos::View<T*, MemorySpace> p1;
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const bool odd = s.iteration % 2 != 0;
+    const T* const r_in = r.data();
+    const T* const p_old = odd ? p1.data() : p0.data();
+    T* const p_new = odd ? p0.data() : p1.data();
+    const T beta = s.beta;
+    split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
+  }
+};
+
+// ... then Ap = A p_new, summing p_new . Ap.
+template <class T, class MemorySpace, class Operator>
+struct apply_dot {
+  state_view<T, MemorySpace> state;
+  Operator op;
+  Kokkos::View<const T*, MemorySpace> p0;
+  Kokkos::View<const T*, MemorySpace> p1;
+  Kokkos::View<T*, MemorySpace> ap;
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
+    const pointer_entries<T> p_in{p_new};
+    T* const ap_out = ap.data();
+    T lane_sum = 0;  // as in direction_apply
+    split.for_each(lane, [&](std::int64_t i) {
+      const T ap_i = static_cast<T>(op(p_in, i));
+      ap_out[i] = ap_i;
+      lane_sum += p_new[i] * ap_i;
     });
     sum += lane_sum;
   }
