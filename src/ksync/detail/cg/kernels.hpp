@@ -212,6 +212,16 @@ struct by_chunk {
   }
 };
 
+// Adds term(i) for every index of `lane` into `sum`, through a local: `sum` is Kokkos' accumulator, which
+// the stores the terms make to the vectors could alias (it would be reloaded after each, and a CPU loop would
+// not vectorize).
+template <class T, class Term>
+KOKKOS_FUNCTION void fold_lane(const lane_split& split, std::int64_t lane, T& sum, const Term& term) {
+  T lane_sum = 0;
+  split.for_each(lane, [&](std::int64_t i) { lane_sum += term(i); });
+  sum += lane_sum;
+}
+
 template <class ExecutionSpace>
 lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
   if constexpr (runs_on_host<ExecutionSpace>) {
@@ -296,13 +306,11 @@ struct apply_dot {
     const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
     const pointer_entries<T> p_in{p_new};
     T* const ap_out = ap.data();
-    T lane_sum = 0;  // as in direction_apply
-    split.for_each(lane, [&](std::int64_t i) {
+    fold_lane(split, lane, sum, [&](std::int64_t i) {
       const T ap_i = static_cast<T>(op(p_in, i));
       ap_out[i] = ap_i;
-      lane_sum += p_new[i] * ap_i;
+      return p_new[i] * ap_i;
     });
-    sum += lane_sum;
   }
 };
 
@@ -324,14 +332,12 @@ struct update_residual {
     T* const x_out = x.data();
     T* const r_out = r.data();
     const T alpha = s.rho / s.p_ap;
-    T lane_sum = 0;  // as in direction_apply
-    split.for_each(lane, [&](std::int64_t i) {
+    fold_lane(split, lane, sum, [&](std::int64_t i) {
       x_out[i] += alpha * p_new[i];
       const T r_i = r_out[i] - alpha * ap_in[i];
       r_out[i] = r_i;
-      lane_sum += r_i * r_i;
+      return r_i * r_i;
     });
-    sum += lane_sum;
   }
 };
 
