@@ -94,4 +94,26 @@ struct products_reader {
   }
 };
 
+// f(i, acc) from the reduction's identity: index i's term of ksync::cuda::parallel_reduce. Never vectorized
+// (f reads what it reads), so load_pack, which the kernel names only under `vectorized`, is one term. f
+// stores nothing, so the compiler may issue the loads of the four terms a thread folds at once
+// (fold_thread_slice) before the first is added.
+template <class T, class Index, class F, class Op>
+struct index_terms_reader {
+  using value_type = T;
+  static constexpr int width = 1;
+  F f;
+  bool vectorized = false;
+
+  __device__ T load(std::size_t i) const {
+    T acc = Op::template identity<T>();
+    f(static_cast<Index>(i), acc);
+    return acc;
+  }
+  template <class Combine>
+  __device__ T load_pack(std::size_t pack_index, Combine /*op*/) const {
+    return load(pack_index);
+  }
+};
+
 }  // namespace ksync::cuda::detail

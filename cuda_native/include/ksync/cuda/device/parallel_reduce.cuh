@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cuda::parallel_reduce — f(i, acc) for every i in [0, n), folded by one of the native reductions'
+// strategies; the portable twin is ksync::parallel_reduce (src/ksync/parallel_reduce.hpp), which reaches this
+// one on Kokkos::Cuda when given a native reduce_strategy. Include from .cu files: `f` is a device functor (a
+// __device__ lambda, or a struct with a __device__ operator()(Index, T&) const).
+//
+//   parallel_reduce(stream, n, f, T* result[, strategy, op, tuning])  asynchronous: *result (device memory)
+//                                                                      receives the value in stream order
+//   parallel_reduce(stream, n, f, T& result[, strategy, op, tuning])  blocking: result (a host scalar) receives
+//                                                                      it; waits on `stream` only (the mailbox)
+//
+// acc starts at op's identity (0 for sums; for min and max as ksync::cuda::reduce says) and f folds index i's
+// term into it (acc += ..., or acc = min(acc, ...)), as Kokkos' parallel_reduce asks of its functors; the
+// per-index values are then combined with op. n is an int32 or an int64 (f receives that type). T: int32,
+// int64, float or double. f is called exactly once for each index and must not store to memory another
+// index reads. The strategies are reduce_strategy's native rows (two_pass, last_block, grid_sync, cluster,
+// atomics; automatic = last_block): each thread folds a grid-stride slice of indices into four independent
+// accumulators (four terms' loads in flight), a block combines its threads with warp shuffles, and the
+// strategy combines the blocks. The rounding bound of a float sum is ksync::cuda::reduce's (device/reduce.hpp).
+#pragma once
+
+#include <ksync/cuda/device/reduce.cuh>
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace ksync::cuda {
+
+namespace detail {
+
+template <class T, class Index, class F>
+void check_parallel_reduce_arguments(Index n, const T* result, reduce_strategy strategy, const reduce_tuning& tuning) {
+  static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
+                "ksync::cuda::parallel_reduce: n must be an std::int32_t or an std::int64_t (f receives that type)");
+  static_assert(std::is_invocable_v<const F&, Index, T&>,
+                "ksync::cuda::parallel_reduce: f must be callable as f(i, acc) with the index type of n and the "
+                "result's value type");
+  constexpr const char* where = "ksync::cuda::parallel_reduce";
+  check_argument(n >= 0, where, "n = ", n, " is negative");
+  check_argument(result != nullptr, where, "result is null");
+  // No data pointers to check (n = 0 here): f reads its own.
+  check_reduce_arguments(where, nullptr, nullptr, 0, strategy, tuning);
+}
+
+template <class T, class Index, class F>
+void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, reduce_op op, reduce_strategy strategy,
+                             T* result, const reduce_tuning& tuning) {
+  with_operator(op, [&](auto functor) {
+    const index_terms_reader<T, Index, F, decltype(functor)> reader{f};
+    enqueue_reduce(stream, reader, static_cast<std::size_t>(n), functor, strategy, result, tuning);
+  });
+}
+
+}  // namespace detail
+
+// Asynchronous: enqueues op over the terms f(i, acc), i in [0, n), into *result on `stream`. Throws
+// std::invalid_argument for a negative n, a strategy this half does not implement or a tuning knob out of
+// range; ksync::cuda::cuda_error when a CUDA call fails.
+template <class T, class Index, class F>
+  requires is_value_type_v<T>
+void parallel_reduce(cudaStream_t stream, Index n, const F& f, T* result,
+                     reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
+                     const reduce_tuning& tuning = {}) {
+  detail::check_parallel_reduce_arguments<T, Index, F>(n, result, strategy, tuning);
+  detail::enqueue_parallel_reduce(stream, n, f, op, strategy, result, tuning);
+}
+
+// Blocking: `result` receives op over the terms once `stream` has computed it; nothing else is synchronized.
+template <class T, class Index, class F>
+  requires is_value_type_v<T>
+void parallel_reduce(cudaStream_t stream, Index n, const F& f, T& result,
+                     reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
+                     const reduce_tuning& tuning = {}) {
+  detail::check_parallel_reduce_arguments<T, Index, F>(n, &result, strategy, tuning);
+  result = detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
+    detail::enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
+  });
+}
+
+}  // namespace ksync::cuda
