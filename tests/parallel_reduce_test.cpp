@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::parallel_reduce (portable) against host references: every portable strategy, int32 and int64
-// counts, a host scalar, a rank-0 View and Kokkos' reducers as the result, bad input refused.
+// ksync::parallel_reduce against host references: every portable index strategy, and every reduce strategy
+// reachable here (the native ones through the bridge on Kokkos::Cuda), int32 and int64 counts, a host scalar,
+// a rank-0 View and Kokkos' reducers as the result, bad input refused.
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
 
@@ -180,7 +181,81 @@ TEST(ParallelReduceArguments, NativeStrategiesAreRefusedNamingThePortableOnes) {
     EXPECT_TRUE(refuses([&] { ksync::parallel_reduce(exec, 4, SumOfIndices<std::int32_t>{}, sum, strategy); },
                         "ksync::parallel_reduce: strategy = " + std::string(ksync::to_string(strategy)) +
                             " maps ksync::cuda::parallel_for's indices; parallel_reduce runs automatic, kokkos, "
-                            "batched"));
+                            "batched, or a reduce_strategy"));
+  }
+}
+
+// --- With a reduce_strategy: f's terms folded as ksync::reduce folds a View.
+
+template <class Index>
+void expect_reduce_strategy_sums(reduce_strategy strategy) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int64_t> in_view("ksync::test::result");
+  for (const std::int64_t n : index_counts) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy) << ", n = " << n);
+    std::int64_t sum = -1;
+    ksync::parallel_reduce(exec, static_cast<Index>(n), SumOfIndices<Index>{}, sum, strategy);
+    EXPECT_EQ(sum, n * (n - 1) / 2);
+    ksync::parallel_reduce(exec, static_cast<Index>(n), SumOfIndices<Index>{}, in_view, strategy);
+    std::int64_t from_view = -1;
+    Kokkos::deep_copy(exec, from_view, in_view);
+    exec.fence("ksync::test::result");
+    EXPECT_EQ(from_view, n * (n - 1) / 2);
+  }
+}
+
+TEST(ParallelReduce, EveryReachableReduceStrategySumsWithInt32AndInt64Counts) {
+  for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_reduce_strategies)) {
+    expect_reduce_strategy_sums<std::int32_t>(strategy);
+    expect_reduce_strategy_sums<std::int64_t>(strategy);
+  }
+}
+
+template <class T>
+void expect_sum_min_max_reducers(reduce_strategy strategy) {
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const std::int64_t n : index_counts) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy) << ", n = " << n);
+    const auto host = small_integers<T>(n);
+    const auto data = to_device(host);
+    T sum = -1;
+    ksync::parallel_reduce(exec, n, SumOf<T>{data}, Kokkos::Sum<T>(sum), strategy);
+    T expected_sum = 0;
+    for (const T x : host)
+      expected_sum += x;
+    EXPECT_EQ(sum, expected_sum);
+    if (n == 0) continue;
+    const auto [low, high] = std::minmax_element(host.begin(), host.end());
+    T smallest{};
+    ksync::parallel_reduce(exec, n, LocateExtremes<T>{data, true}, Kokkos::Min<T>(smallest), strategy);
+    EXPECT_EQ(smallest, *low);
+    // Max into a device View: asynchronous.
+    const Kokkos::View<T> largest("ksync::test::largest");
+    ksync::parallel_reduce(exec, n, LocateExtremes<T>{data, false},
+                           Kokkos::Max<T, Kokkos::DefaultExecutionSpace::memory_space>(largest), strategy);
+    T largest_value{};
+    Kokkos::deep_copy(exec, largest_value, largest);
+    exec.fence("ksync::test::largest");
+    EXPECT_EQ(largest_value, *high);
+  }
+}
+
+TEST(ParallelReduce, EveryReachableReduceStrategyTakesSumMinAndMaxReducersOfDoublesAndInt32) {
+  for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_reduce_strategies)) {
+    expect_sum_min_max_reducers<double>(strategy);
+    expect_sum_min_max_reducers<std::int32_t>(strategy);
+  }
+}
+
+TEST(ParallelReduceArguments, NativeReduceStrategiesAreRefusedWhereTheBridgeDoesNotExist) {
+  KSYNC_SKIP_WHERE_THE_BRIDGE_EXISTS();
+  const Kokkos::DefaultExecutionSpace exec;
+  std::int64_t sum = 0;
+  for (const auto strategy : ids_of_half<reduce_strategy>(strategy_half::native)) {
+    if (!is_native(strategy)) continue;
+    EXPECT_TRUE(refuses([&] { ksync::parallel_reduce(exec, 4, SumOfIndices<std::int32_t>{}, sum, strategy); },
+                        "ksync::parallel_reduce: strategy = " + std::string(ksync::to_string(strategy)) +
+                            " runs ksync::cuda's kernels"));
   }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // ksync::parallel_reduce — f(i, acc) for every i in [0, n), folded into `result`, written as Kokkos code
-// writes it, with the mapping of indices to threads a strategy (Kokkos alone, on every backend).
+// writes it, with the mapping of indices to threads a strategy.
 //
 //   parallel_reduce(exec, n, f, result[, strategy])         result: see below
 //   parallel_reduce(label, exec, n, f, result[, strategy])  the same, the kernel labelled for Kokkos Tools
@@ -16,11 +16,21 @@
 // f adds index i's term into acc (acc += ..., or the reducer's join). n: std::int32_t (f receives an
 // std::int32_t) or any other integer type (f receives an std::int64_t). f is called exactly once for each
 // index. The order in which terms are combined is not fixed (docs/index-functors.md gives the error bound of
-// a float sum); the native strategies are not reductions' (ksync::cuda::reduce has those) and are refused.
+// a float sum).
+//
+// strategy, one of two kinds:
+//   - an index_strategy (automatic, kokkos, batched): Kokkos alone, on every backend, any value type and
+//     any reducer. Its native rows map ksync::cuda::parallel_for's indices and are refused here.
+//   - a reduce_strategy: f's terms folded as ksync::reduce folds a View's elements — kokkos, team, tuned
+//     (Kokkos alone, every backend) or, on Kokkos::Cuda in a translation unit compiled as CUDA, the native
+//     two_pass, last_block, grid_sync, cluster, atomics (ksync::cuda::parallel_reduce, through the bridge;
+//     int32, int64, float and double). Arithmetic values; a host scalar, a rank-0 View, or Kokkos::Sum, Min
+//     or Max.
 #pragma once
 
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/parallel/arguments.hpp>
+#include <ksync/detail/parallel/index_terms.hpp>
 #include <ksync/detail/parallel/strategies.hpp>
 #include <ksync/index_strategy.hpp>
 
@@ -57,12 +67,40 @@ constexpr bool no_view_or_rank_zero() {
   }
 }
 
+template <class Strategy>
+concept parallel_reduce_strategy =
+    std::is_same_v<Strategy, index_strategy> || std::is_same_v<Strategy, reduce_strategy>;
+
+// parallel_reduce with an index_strategy: Kokkos' parallel_reduce over the strategy's work items.
+template <class Acc, class ExecutionSpace, class Index, class F, class Result>
+void reduce_by_index_strategy(const std::string& label, const ExecutionSpace& exec, Index n, const F& f,
+                              index_strategy strategy, Result&& result) {
+  using Plain = std::remove_cvref_t<Result>;
+  constexpr const char* where = "ksync::parallel_reduce";
+  check_index_strategy(where, strategy);
+  check_argument(!is_native(strategy), where, "strategy = ", to_string(strategy),
+                 " maps ksync::cuda::parallel_for's indices; parallel_reduce runs ",
+                 names_of_half<index_strategy>{strategy_half::portable}, ", or a reduce_strategy");
+  const auto choice = portable_index_choice<ExecutionSpace>(strategy, /*reduction=*/true);
+  const auto fold = [&](auto&& target) {
+    portable_index_strategies::dispatch(where, choice, [&]<class Row>() {
+      Row::template run_reduce<Acc>(label, exec, n, f, std::forward<decltype(target)>(target));
+    });
+  };
+  if constexpr (!Kokkos::is_view_v<Plain> && !Kokkos::is_reducer_v<Plain> && has_native_mailbox<ExecutionSpace, Acc>) {
+    result = blocking_through_mailbox<Acc>(exec, [&](const auto& slot) { fold(slot); });
+  } else {
+    fold(std::forward<Result>(result));
+  }
+}
+
 }  // namespace detail
 
-template <class ExecutionSpace, detail::index_count N, class F, class Result>
+template <class ExecutionSpace, detail::index_count N, class F, class Result,
+          detail::parallel_reduce_strategy Strategy = index_strategy>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
 void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, const F& f, Result&& result,
-                     index_strategy strategy = index_strategy::automatic) {
+                     Strategy strategy = Strategy::automatic) {
   using Index = detail::index_type_of<N>;
   using Acc = typename detail::reduction_value<Result>::type;
   using Plain = std::remove_cvref_t<Result>;
@@ -73,30 +111,19 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, 
   static_assert(std::is_invocable_v<const F&, Index, Acc&>,
                 "ksync::parallel_reduce: f must be callable as f(i, acc) with the index type of n and the result's "
                 "value type (for f(i) use ksync::parallel_for)");
-  constexpr const char* where = "ksync::parallel_reduce";
-  const auto count = detail::checked_index_count<Index>(where, n);
-  detail::check_index_strategy(where, strategy);
-  detail::check_argument(!is_native(strategy), where, "strategy = ", to_string(strategy),
-                         " maps ksync::cuda::parallel_for's indices; parallel_reduce runs ",
-                         names_of_half<index_strategy>{strategy_half::portable});
-  const auto choice = detail::portable_index_choice<ExecutionSpace>(strategy, /*reduction=*/true);
-  const auto fold = [&](auto&& target) {
-    detail::portable_index_strategies::dispatch(where, choice, [&]<class Strategy>() {
-      Strategy::template run_reduce<Acc>(label, exec, count, f, std::forward<decltype(target)>(target));
-    });
-  };
-  if constexpr (!Kokkos::is_view_v<Plain> && !Kokkos::is_reducer_v<Plain> &&
-                detail::has_native_mailbox<ExecutionSpace, Acc>) {
-    result = detail::blocking_through_mailbox<Acc>(exec, [&](const auto& slot) { fold(slot); });
+  const auto count = detail::checked_index_count<Index>("ksync::parallel_reduce", n);
+  if constexpr (std::is_same_v<Strategy, reduce_strategy>) {
+    detail::reduce_index_terms<Acc>(label, exec, count, f, strategy, std::forward<Result>(result));
   } else {
-    fold(std::forward<Result>(result));
+    detail::reduce_by_index_strategy<Acc>(label, exec, count, f, strategy, std::forward<Result>(result));
   }
 }
 
-template <class ExecutionSpace, detail::index_count N, class F, class Result>
+template <class ExecutionSpace, detail::index_count N, class F, class Result,
+          detail::parallel_reduce_strategy Strategy = index_strategy>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
 void parallel_reduce(const ExecutionSpace& exec, N n, const F& f, Result&& result,
-                     index_strategy strategy = index_strategy::automatic) {
+                     Strategy strategy = Strategy::automatic) {
   ksync::parallel_reduce("ksync::parallel_reduce", exec, n, f, std::forward<Result>(result), strategy);
 }
 
