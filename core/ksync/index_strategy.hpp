@@ -16,9 +16,9 @@ namespace ksync {
 //                       is too small to fill the GPU
 //   Portable (Kokkos only, any backend):
 //   kokkos            — Kokkos' RangePolicy(0, n), one index per work item: what Kokkos code writes
-//   batched           — RangePolicy over n / 4 work items, each calling f for 4 indices (GPU backends:
-//                       w, w + m, w + 2m, w + 3m, so that a warp's accesses stay contiguous; host backends:
-//                       4 consecutive indices)
+//   batched           — GPU backends: RangePolicy over m = n / 4 work items, each calling f for w, w + m,
+//                       w + 2m, w + 3m (a warp's accesses stay contiguous); host backends: as kokkos
+//                       (Kokkos' loop already gives each thread a contiguous share, and vectorizes)
 //   Native (ksync::cuda::parallel_for; from ksync::parallel_for on Kokkos::Cuda through the bridge):
 //   thread_per_index  — one index per thread, as hand-written CUDA kernels are usually written
 //   block_batched     — each block of 256 threads covers 4 * 256 consecutive indices, a thread every 256th
