@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Index functors as Kokkos code writes them: BabelStream's Copy, Mul, Add, Triad (ksync::parallel_for) and
 // Dot (ksync::parallel_reduce) in float and double, every index strategy this backend reaches beside
-// Kokkos' own RangePolicy over the same functor (rows kokkos/stream/...), in one run. The native suite has
+// Kokkos' own RangePolicy over the same functor (rows kokkos/stream/...), in one run; Dot also with every
+// reduce strategy reached here (rows .../reduce-<strategy>; bridge/... for the native ones). The native suite has
 // the hand-written CUDA kernels and the native strategies; both suites have the device copy.
 #include "portable.hpp"
 #include "stream_kernels.hpp"
@@ -73,8 +74,10 @@ void time_stream(benchmark::State& state, stream::kernel k, bool kokkos_baseline
   state.counters["n"] = static_cast<double>(n);
 }
 
-template <class T>
-void time_dot(benchmark::State& state, bool kokkos_baseline, index_strategy strategy) {
+// Dot by Kokkos' RangePolicy (kokkos_baseline) or ksync::parallel_reduce with `strategy` (an index_strategy or
+// a reduce_strategy).
+template <class T, class Strategy>
+void time_dot(benchmark::State& state, bool kokkos_baseline, Strategy strategy) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const stream_arrays<T> arrays(exec, n);
@@ -108,10 +111,19 @@ void register_type(std::int64_t n) {
                 time_stream<T>, k, false, strategy);
     }
   }
-  add_timed(stream::row("kokkos", "dot", type, "range_policy"), n, time_dot<T>, true, index_strategy::automatic);
+  add_timed(stream::row("kokkos", "dot", type, "range_policy"), n, time_dot<T, index_strategy>, true,
+            index_strategy::automatic);
   for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
     if (strategy != index_strategy::automatic)
-      add_timed(stream::row("portable", "dot", type, to_string(strategy)), n, time_dot<T>, false, strategy);
+      add_timed(stream::row("portable", "dot", type, to_string(strategy)), n, time_dot<T, index_strategy>, false,
+                strategy);
+  }
+  for (const auto strategy : all_reduce_strategies) {
+    const bool through_bridge = is_native(strategy);
+    if (strategy == reduce_strategy::automatic || (through_bridge && !has_native_bridge<Exec>)) continue;
+    add_timed(
+        stream::row(through_bridge ? "bridge" : "portable", "dot", type, "reduce-" + std::string(to_string(strategy))),
+        n, time_dot<T, reduce_strategy>, false, strategy);
   }
 }
 

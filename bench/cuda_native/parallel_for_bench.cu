@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Index functors in hand-written CUDA: BabelStream's Copy, Mul, Add, Triad through ksync::cuda::parallel_for
 // (every native strategy) beside one hand-written kernel per kernel, as BabelStream's CUDA model writes them
-// (one index per thread, blocks of 1024), and Dot by a hand-written kernel (per-block shared-memory tree,
-// as BabelStream's) and by CUB (DeviceReduce::Sum over the products). float and double; the portable suite
+// (one index per thread, blocks of 1024), and Dot through ksync::cuda::parallel_reduce (every native reduce
+// strategy), by a hand-written kernel (per-block shared-memory tree, as BabelStream's) and by CUB
+// (DeviceReduce::Sum over the products). float and double; the portable suite
 // has Kokkos' RangePolicy and the portable strategies over the same functors. The ceiling is the reduce
 // suite's native/device_copy/float at the same sizes.
 #include "../stream_kernels.hpp"
 #include "native.cuh"
 
 #include <ksync/cuda/device/parallel_for.cuh>
+#include <ksync/cuda/device/parallel_reduce.cuh>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 
@@ -123,8 +125,11 @@ void time_stream(benchmark::State& state, stream::kernel k, bool hand_written, i
   state.counters["n"] = static_cast<double>(n);
 }
 
+// Who computes a dot row.
+enum class dot_by { hand_written, cub, ksync };
+
 template <class T>
-void time_dot(benchmark::State& state, bool hand_written) {
+void time_dot(benchmark::State& state, dot_by who, reduce_strategy strategy) {
   const std::int64_t n = state.range(0);
   const stream_arrays<T> arrays(n);
   device_buffer<T> sum(1);
@@ -135,21 +140,25 @@ void time_dot(benchmark::State& state, bool hand_written) {
   std::size_t temp_bytes = 0;
   KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, products, sum.data(), n, cudaStreamPerThread));
   device_buffer<unsigned char> temp(temp_bytes);
+  const stream::dot<device_array<T>, T> functor{{arrays.a.data()}, {arrays.b.data()}};
   time_on_stream(state, cudaStreamPerThread, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
-    if (hand_written) {
+    if (who == dot_by::hand_written) {
       KSYNC_CUDA_CHECK(cudaMemsetAsync(sum.data(), 0, sizeof(T), cudaStreamPerThread));
       hand_written_dot<<<blocks, hand_written_block, 0, cudaStreamPerThread>>>(arrays.a.data(), arrays.b.data(), n,
                                                                                sum.data());
       KSYNC_CUDA_CHECK(cudaGetLastError());
-    } else {
+    } else if (who == dot_by::cub) {
       KSYNC_CUDA_CHECK(cub::DeviceReduce::Sum(temp.data(), temp_bytes, products, sum.data(), n, cudaStreamPerThread));
+    } else {
+      ksync::cuda::parallel_reduce(cudaStreamPerThread, n, functor, sum.data(), strategy);
     }
   });
   const double value = static_cast<double>(sum.to_host().at(0));
   stream::check_dot(state, value, n);
 }
 
-// The hand-written kernel, then ksync::cuda::parallel_for with every native strategy, then the two dots.
+// The hand-written kernel, then ksync::cuda::parallel_for with every native strategy; then the dots: the
+// hand-written kernel, CUB, and ksync::cuda::parallel_reduce with every native reduce strategy.
 template <class T>
 void register_type(std::int64_t n) {
   constexpr auto type = stream::type_name<T>();
@@ -160,8 +169,13 @@ void register_type(std::int64_t n) {
       add_timed(stream::row("native", stream::name(k), type, to_string(strategy)), n, time_stream<T>, k, false,
                 strategy);
   }
-  add_timed(stream::row("cuda", "dot", type, "hand_written"), n, time_dot<T>, true);
-  add_timed(stream::row("cub", "dot", type), n, time_dot<T>, false);
+  add_timed(stream::row("cuda", "dot", type, "hand_written"), n, time_dot<T>, dot_by::hand_written,
+            reduce_strategy::automatic);
+  add_timed(stream::row("cub", "dot", type), n, time_dot<T>, dot_by::cub, reduce_strategy::automatic);
+  for (const auto strategy : ids_of_half<reduce_strategy>(strategy_half::native)) {
+    if (strategy != reduce_strategy::automatic)
+      add_timed(stream::row("native", "dot", type, to_string(strategy)), n, time_dot<T>, dot_by::ksync, strategy);
+  }
 }
 
 }  // namespace

@@ -65,12 +65,17 @@ def section(rows, out):
             hand = rate_at(rows, f"cuda/stream/dot/{value_type}/hand_written", n)
             cub = rate_at(rows, f"cub/stream/dot/{value_type}", n)
             portable, strategy = best(rows, "portable", "dot", value_type, n)
+            native, native_strategy = best(rows, "native", "dot", value_type, n)
             vendor = max((v for v in (hand, cub) if v), default=None)
             lines.append(["dot", value_type, power(n), gbs(hand), gbs(cub), gbs(kokkos[n]["rate"] / 1e9),
-                          gbs(portable, strategy), ratio(portable, vendor)])
+                          gbs(portable, strategy), gbs(native, native_strategy), ratio(portable, vendor),
+                          ratio(native, vendor)])
     out.append("Dot (Σ a b, 2 arrays read): the hand-written kernel, CUB over the products, Kokkos' "
-               "parallel_reduce, and the best portable strategy over the faster of the first two.\n")
+               "parallel_reduce, the best portable strategy (an index strategy, or reduce-<strategy>: "
+               "ksync::parallel_reduce with a reduce_strategy) and the best native one "
+               "(ksync::cuda::parallel_reduce), each over the faster of the first two.\n")
     out.extend(markdown_table(["kernel", "type", "n", "hand-written CUDA", "CUB", "Kokkos RangePolicy",
-                               "best portable", "portable / faster of the two"], "llrrrrrr", lines))
+                               "best portable", "best native", "portable / faster of the two",
+                               "native / faster of the two"], "llrrrrrrrr", lines))
     out.append("")
     return {"stream": ratios}
