@@ -14,6 +14,7 @@
 #include <cublas_v2.h>
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -129,6 +130,51 @@ void time_cublas_dot(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(n);
 }
 
+// The device's read rate, the reductions' ceiling: n floats read as 16-byte loads, four in flight per thread
+// over a grid-stride walk (as the reductions read), their bits ORed. The one store is taken only for an OR of
+// all ones, which the input (the floats 0 to 7) never gives; the compiler cannot drop the loads.
+__global__ void __launch_bounds__(256) read_stream_kernel(const float* data, std::int64_t n, unsigned int* bits) {
+  const auto* packs = reinterpret_cast<const uint4*>(data);
+  const std::int64_t pack_count = n / 4;
+  const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned int word = 0;
+  for (; p + 3 * threads < pack_count; p += 4 * threads) {
+    uint4 loaded[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      loaded[k] = __ldg(packs + p + k * threads);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      word |= loaded[k].x | loaded[k].y | loaded[k].z | loaded[k].w;
+  }
+  for (; p < pack_count; p += threads) {
+    const uint4 loaded = __ldg(packs + p);
+    word |= loaded.x | loaded.y | loaded.z | loaded.w;
+  }
+  const std::int64_t tail = pack_count * 4 + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (tail < n) word |= __float_as_uint(data[tail]);
+  if (word == ~0u) *bits = word;
+}
+
+void time_native_read_stream(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const auto data = make_input<float>(n);
+  device_buffer<unsigned int> bits(1);
+  const int device = ksync::cuda::stream_device(cudaStreamPerThread);
+  int resident = 0;
+  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, read_stream_kernel, 256, 0));
+  // The resident grid, or fewer blocks where n gives each thread under four packs.
+  const std::int64_t wanted = std::max<std::int64_t>(1, (n / 4 + 4 * 256 - 1) / (4 * 256));
+  const auto blocks = static_cast<unsigned int>(
+      std::min<std::int64_t>(wanted, static_cast<std::int64_t>(resident) * ksync::cuda::multiprocessor_count(device)));
+  time_on_stream(state, cudaStreamPerThread, n * 4, [&] {
+    read_stream_kernel<<<blocks, 256, 0, cudaStreamPerThread>>>(data.data(), n, bits.data());
+    KSYNC_CUDA_CHECK(cudaGetLastError());
+  });
+  state.counters["n"] = static_cast<double>(n);
+}
+
 // y = 2x, the transform target: compare with native/device_copy/float (same bytes: read n, write n).
 struct Twice {
   __device__ float operator()(float x) const { return 2.0f * x; }
@@ -175,6 +221,7 @@ void register_reduce_benchmarks(bool smoke) {
               reduce_strategy::last_block, ksync::cuda::reduce_tuning{}, timing::latency);
     add_timed("cub/reduce_latency/sum/float", n, time_cub_reduce<float>, reduce_op::sum, timing::latency);
     add_timed("native/device_copy/float", n, device_copy, timing::throughput);
+    add_timed("native/read_stream/float", n, time_native_read_stream);
     add_timed("native/transform/float", n, time_native_transform, ksync::cuda::transform_tuning{}, timing::throughput);
     for (const int items : {0, 2}) {  // the resident grid-stride loop, and two packs per thread
       add_timed("native/transform/float/i" + std::to_string(items), n, time_native_transform,
