@@ -25,6 +25,7 @@
 #include <ksync/types.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace ksync {
 
@@ -37,11 +38,12 @@ class jacobi_graph {
                  phases % 2 == 0 ? u : scratch)),
         graph_(compat::create_graph(exec, [&](const auto& root) {
           Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
-          const auto n = static_cast<std::int64_t>(u.extent(0));
-          for (int phase = 0; phase < phases; ++phase) {
-            node = node.then_parallel_for("ksync::jacobi::sweep", detail::index_policy<ExecutionSpace>(0, n),
-                                          detail::sweep_of(u, scratch, phase));
-          }
+          detail::for_each_sweep(
+              exec, u, scratch, phases,
+              [](std::int64_t begin, std::int64_t end) { return detail::index_policy<ExecutionSpace>(begin, end); },
+              [&](const char* label, const auto& policy, const auto& sweep) {
+                node = node.then_parallel_for(std::string(label), policy, sweep);
+              });
         })) {
     graph_.instantiate();
   }
