@@ -21,8 +21,12 @@ KNOWN = {
     "host_scalars": ("#17becf", "o"), "device_scalars": ("#e377c2", "s"), "fused": ("#393b79", "^"),
     "kokkos_graph": ("#e7ba52", "D"), "cuda_graph": ("#ad494a", "D"), "persistent_grid_sync": ("#637939", "v"),
     "persistent_spin_barrier": ("#7b4173", "P"),
-    # vendor and Kokkos baselines
-    "CUB": ("#000000", "*"), "Kokkos": ("#843c39", "h"),
+    # index strategies (index functors) and the reduce strategies they reach (reduce-<strategy>)
+    "kokkos": ("#8c564b", "<"), "batched": ("#e6ab02", ">"), "thread_per_index": ("#1b9e77", "p"),
+    "block_batched": ("#d95f02", "h"), "grid_stride": ("#7570b3", "X"), "reduce-kokkos": ("#8c564b", "d"),
+    "reduce-team": ("#bcbd22", "X"), "reduce-tuned": ("#e7298a", "P"), "bridge reduce-last_block": ("#ff7f0e", "s"),
+    # vendor and Kokkos baselines, and the hand-written CUDA kernel
+    "CUB": ("#000000", "*"), "Kokkos": ("#843c39", "h"), "hand-written": ("#525252", "d"),
     # headline plots (headline_plots.py): the fastest of each half at each n
     "best native": ("#08519c", "o"), "best portable": ("#c51b7d", "s"),
     # ratios per pattern (kokkos_over_native)
@@ -56,6 +60,8 @@ def identity(label):
         return "baseline", "CUB"
     if label.startswith("Kokkos"):
         return "baseline", "Kokkos"
+    if label.startswith("hand-written"):
+        return "baseline", "hand-written"
     return "native", label
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The report's plots (report-md), drawn in the grammar of plot_style: bandwidth vs n of the reduction
-(with the ceiling the reduction table computes) and of the transform (with the device copies it compares
-with), Kokkos / native, barrier costs, CG µs per iteration (solver_tables), a pipeline timeline; and of the
+(with the ceiling the reduction table computes), of the transform (with the device copies it compares
+with) and of the index functors' float copy and dot (stream_tables), Kokkos / native, barrier costs, CG µs per iteration (solver_tables), a pipeline timeline; and of the
 reduction, the transform and CG a headline plot (headline_plots) drawn from the full plot's series, embedded
 before it."""
 
@@ -106,6 +106,14 @@ def plots(folder, rows, ratios, out):
         with_headline(*bandwidth_plot(plt, folder, caption, "transform_bandwidth.png",
                                       "transform y = 2x: bandwidth vs n", tables, 8, copies),
                       "transform y = 2x: bandwidth vs n", *BANDWIDTH_AXES, max)
+    for kernel, title in (("copy", "index functors, float copy c = a: bandwidth vs n"),
+                          ("dot", "index functors, float dot Σ a b: bandwidth vs n")):
+        series, copy = ratios.get("stream_rows", {}).get(kernel, ({}, {}))
+        if series:
+            # The copy is a reference, not a bound: data in L2 (2^22 floats and below) moves faster.
+            with_headline(*bandwidth_plot(plt, folder, caption, f"stream_{kernel}_bandwidth.png", title, series, 8,
+                                          [("device copy (native)", copy, "reference")]),
+                          title, *BANDWIDTH_AXES, max)
     drawn.append((*ratio_plot(plt, folder, caption, ratios), "Kokkos / native"))
     drawn.append((*barrier_plot(plt, folder, caption, rows), "barrier costs"))
     with_headline(*solver_tables.plot(plt, folder, ratios.get("solvers"), caption),

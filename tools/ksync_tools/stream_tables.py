@@ -78,4 +78,24 @@ def section(rows, out):
                                "best portable", "best native", "portable / faster of the two",
                                "native / faster of the two"], "llrrrrrrrr", lines))
     out.append("")
-    return {"stream": ratios}
+    copy = {n: 8 * n / row["median"] for n, row in sized(rows, "native/device_copy/float").items() if row["median"]}
+    return {"stream": ratios, "stream_rows": {kernel: (plot_series(rows, kernel), copy) for kernel in ("copy", "dot")}}
+
+
+def plot_series(rows, kernel, value_type="float"):
+    """{label: sized rows} of every float series of `kernel` for the report's index-functor plots: the
+    baselines (Kokkos' RangePolicy, the hand-written kernel, CUB for dot), each strategy of each half, and of
+    the rows through the bridge only reduce-last_block (the others run the native rows' kernels again);
+    `automatic` is left out, as it runs one of the others."""
+    series = {"Kokkos RangePolicy": sized(rows, f"kokkos/stream/{kernel}/{value_type}/range_policy"),
+              "hand-written CUDA": sized(rows, f"cuda/stream/{kernel}/{value_type}/hand_written")}
+    if kernel == "dot":
+        series["CUB"] = sized(rows, f"cub/stream/dot/{value_type}")
+    for source, label in (("portable", "portable"), ("native", "native"), ("bridge", "portable bridge")):
+        prefix = f"{source}/stream/{kernel}/{value_type}/"
+        strategies = sorted({name[len(prefix):].split("/")[0] for name in rows if name.startswith(prefix)})
+        for strategy in strategies:
+            if strategy == "automatic" or (source == "bridge" and strategy != "reduce-last_block"):
+                continue
+            series[f"{label} {strategy}"] = sized(rows, prefix + strategy)
+    return {label: table for label, table in series.items() if table}
