@@ -121,7 +121,7 @@ def plots(folder, rows, ratios, out):
                   per="m", size=(10, 6))
     trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
     if trace.exists():
-        timeline.draw(plt, trace, folder / "pipeline_timeline.png", "seed 002's pipeline, one run", caption)
+        timeline.draw(plt, trace, folder / "pipeline_timeline.png", "the chunked pipeline (depth-first, 4 streams, 4 MiB), one run", caption)
         drawn.append(("pipeline_timeline.png", [], "pipeline timeline"))
     for file, _, title in drawn:
         if file:

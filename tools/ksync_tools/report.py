@@ -191,7 +191,7 @@ def concurrency_section(rows, out):
     names = sorted(name for name in rows if name.startswith("native/concurrency/"))
     if not names:
         return
-    out.append("## Concurrency (seed 002)\n")
+    out.append("## Concurrency: streams, events, managed memory (docs/streams.md)\n")
     lines = [[name.removeprefix("native/concurrency/"), f"{rows[name]['median'] * 1e6:.1f} µs"] for name in names]
     out.extend(markdown_table(["row", "median"], "lr", lines))
     out.append("")
@@ -205,7 +205,7 @@ def node_section(rows, out):
     pipelines = {name: row for name, row in rows.items() if name.startswith("native/node/pipeline/")}
     if not (copies or reduces or pipelines):
         return
-    out.append("## Several GPUs of one node (seed 002)\n")
+    out.append("## Several GPUs of one node (docs/multi-gpu.md)\n")
     if copies:
         out.append("Copies between GPU 0 and GPU 1, timed on GPU 0's stream around a fork and a join (cross-GPU "
                    "event waits included). `auto` is peer to peer where the GPUs allow it (its path in brackets), "
