@@ -217,8 +217,8 @@ TEST(CgArguments, BadInputIsRefusedBeforeAnyWork) {
               std::string::npos);
   } else {
     EXPECT_EQ(message([&] { (void)ksync::cg(exec, poisson_rows{.m = m, .shift = 0.5}, b, x, cg_form::cuda_graph); }),
-              "ksync::cg: form = cuda_graph runs ksync::cuda's kernels, which have only the built-in "
-              "ksync::poisson_2d operator");
+              "ksync::cg: form = cuda_graph runs ksync::cuda's kernels, which take the built-in ksync::poisson_2d "
+              "and ksync::csr_matrix (with 64-bit offsets where the columns are 64-bit) only");
   }
   // Nothing ran: x still holds the guess.
   exec.fence();

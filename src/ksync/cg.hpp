@@ -12,13 +12,14 @@
 // fencing it). The result (iterations, relative residual, history) is a host value. Forms (ksync::cg_form,
 // ksync/cg_types.hpp): host_scalars, device_scalars, fused and kokkos_graph are Kokkos code and run on every
 // backend; cuda_graph, persistent_grid_sync and persistent_spin_barrier run ksync::cuda's kernels on
-// exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the built-in operator and
-// contiguous Views; elsewhere they throw std::invalid_argument. Where the host looks at the state (blocking
-// dots of host_scalars, the checks of the other forms) it does so through mapped pinned memory on
+// exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the built-in operator or a
+// ksync::csr_matrix, and contiguous Views; elsewhere they throw std::invalid_argument. Where the host looks at the
+// state (blocking dots of host_scalars, the checks of the other forms) it does so through mapped pinned memory on
 // Kokkos::Cuda (ksync/cuda/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
 //
 // Operators. The built-in ksync::poisson_2d{m} (the 5-point Laplacian on m x m unknowns, ksync/stencil.hpp),
-// or your own, in one of two shapes:
+// a square ksync::csr_matrix (ksync/csr_matrix.hpp; every form, the native ones too), or your own, in one of
+// two shapes:
 //   rows:   op.extent() (the number of unknowns) and a device-callable
 //           template <class Vector> KOKKOS_FUNCTION T operator()(const Vector& v, std::int64_t i) const
 //           returning row i of A v, where v(j) gives entry j. Every portable form runs it.
@@ -29,6 +30,7 @@
 #pragma once
 
 #include <ksync/cg_types.hpp>
+#include <ksync/csr_matrix.hpp>
 #include <ksync/detail/bridge/cg.hpp>
 #include <ksync/detail/cg/forms.hpp>
 #include <ksync/detail/checks.hpp>
@@ -68,6 +70,9 @@ void check_solve(std::int64_t n, const Operator& op,
   check_cg_options(where, options);
   check_argument(static_cast<std::int64_t>(op.extent()) >= 1, where, "op.extent() = ", op.extent(),
                  ": the operator has no unknowns");
+  if constexpr (requires { op.cols(); })  // a matrix (ksync::csr_matrix): CG needs it square
+    check_argument(static_cast<std::int64_t>(op.cols()) == static_cast<std::int64_t>(op.extent()), where,
+                   "the matrix has ", op.extent(), " rows and ", op.cols(), " columns; CG needs a square one");
   check_argument(static_cast<std::int64_t>(op.extent()) == n, where, "op.extent() = ", op.extent(), " but there are ",
                  n, " unknowns");
   check_argument(static_cast<std::int64_t>(b.extent(0)) == n, where, "b.extent(0) = ", b.extent(0), " but there are ",
@@ -77,7 +82,28 @@ void check_solve(std::int64_t n, const Operator& op,
   check_cg_apart(where, b.data(), b.span(), x.data(), x.span());
 }
 
-// The native forms: ksync::cuda::cg through the bridge, for the built-in operator on Kokkos::Cuda.
+template <class Operator>
+inline constexpr bool is_csr_matrix_v = false;
+template <class T, class Index, class MemorySpace, class Offset>
+inline constexpr bool is_csr_matrix_v<csr_matrix<T, Index, MemorySpace, Offset>> = true;
+
+// Whether ksync::cuda::cg has a kernel for this operator: the built-in one, and CSR matrices whose index types
+// it compiles (bridge/cg.hpp).
+template <class Operator>
+constexpr bool has_native_operator() {
+  if constexpr (is_csr_matrix_v<Operator>) {
+#if KSYNC_NATIVE_BRIDGE
+    return csr_has_native_twin<typename Operator::index_type, typename Operator::offset_type>;
+#else
+    return true;  // refused for want of the bridge itself
+#endif
+  } else {
+    return std::is_same_v<Operator, poisson_2d>;
+  }
+}
+
+// The native forms: ksync::cuda::cg through the bridge, on Kokkos::Cuda, for the built-in operator and CSR
+// matrices.
 template <class ExecutionSpace, class T, class Operator>
 cg_result solve_native(const ExecutionSpace& exec, const Operator& op,
                        const Kokkos::View<const T*, typename ExecutionSpace::memory_space>& b,
@@ -85,12 +111,15 @@ cg_result solve_native(const ExecutionSpace& exec, const Operator& op,
                        const cg_options& options) {
   constexpr const char* where = "ksync::cg";
   check_native_reachable<"ksync::cg", ExecutionSpace, T>(where, "form", form);
-  check_argument(std::is_same_v<Operator, poisson_2d>, where, "form = ", to_string(form),
-                 " runs ksync::cuda's kernels, which have only the built-in ksync::poisson_2d operator");
+  check_argument(has_native_operator<Operator>(), where, "form = ", to_string(form),
+                 " runs ksync::cuda's kernels, which take the built-in ksync::poisson_2d and ksync::csr_matrix "
+                 "(with 64-bit offsets where the columns are 64-bit) only");
   check_contiguous(where, "b", b);
   check_contiguous(where, "x", x);
   if constexpr (std::is_same_v<Operator, poisson_2d>) {
     return native<"ksync::cg", T>(exec, op.m, b, x, form, options);
+  } else if constexpr (has_native_operator<Operator>()) {
+    return native<"ksync::cg", T>(exec, op, b, x, form, options);
   } else {
     return {};  // not reached: refused above
   }

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // ksync::cuda::cg — conjugate gradients on the 2-D Poisson operator (ksync/stencil.hpp: 5 points, zero
-// boundary, m x m unknowns in row-major order), hand-written in CUDA, in every native form of ksync::cg_form
+// boundary, m x m unknowns in row-major order) or on a square ksync::cuda::csr_matrix (ksync/cuda/csr_matrix.hpp),
+// hand-written in CUDA, in every native form of ksync::cg_form
 // (ksync/cg_types.hpp): host_scalars, device_scalars, fused, cuda_graph, persistent_grid_sync,
 // persistent_spin_barrier. The portable twin is ksync::cg (src/ksync/cg.hpp), which reaches these forms on
 // Kokkos::Cuda. docs/solvers.md measures each form and says where its time goes.
 //
 //   auto result = cg(stream, m, b, x, form[, options, tuning])   blocking: returns once CG stopped
+//   auto result = cg(stream, a, b, x, form[, options, tuning])   the same on the CSR matrix a
 //   cg_solver<T> solver(m); solver.solve(stream, b, x, form[, options, tuning])  the same, with the work
 //                                                                vectors kept between solves
+//   cg_solver<T> solver(a); solver.solve(stream, a, b, x, form[, options, tuning])  (a solver for a matrix
+//                                                                takes any matrix of its extent)
 //
 // x holds the initial guess on entry and the solution on return (in `stream`'s order: read it on `stream`
-// or after synchronizing it). b and x are device pointers of m * m values; T is float or double. The scalars
+// or after synchronizing it). b and x are device pointers of m * m values (of a.rows() for a matrix); T is
+// float or double. A matrix must be square and symmetric positive definite (symmetry is not checked: CG on
+// an unsymmetric matrix stops at max_iterations or on a residual it cannot trust). Every form walks the
+// matrix's rows as it walks the stencil's points: one row per thread, grid-stride. The scalars
 // of the recurrence never leave the device except where the form says so: the host looks at them through
 // mapped pinned memory (ksync/cuda/mailbox.hpp), never with cudaStreamSynchronize.
 #pragma once
 
 #include <ksync/cg_types.hpp>
+#include <ksync/cuda/csr_matrix.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -47,13 +55,18 @@ class cg_solver {
   // m < 1 or m * m >= 2^31, allocation_error (ksync/cuda/allocation.hpp) naming the bytes when the device
   // has no room, with nothing kept.
   explicit cg_solver(std::int64_t m);
+  // Allocates the work vectors of a problem of a.rows() unknowns. Throws std::invalid_argument for a matrix
+  // that is not square or has no rows or 2^31 rows or more; allocation_error as above.
+  template <class Index, class Offset>
+  explicit cg_solver(const csr_matrix<T, Index, Offset>& a);
   cg_solver(cg_solver&&) noexcept;
   cg_solver& operator=(cg_solver&&) noexcept;
   cg_solver(const cg_solver&) = delete;
   cg_solver& operator=(const cg_solver&) = delete;
   ~cg_solver();
 
-  [[nodiscard]] std::int64_t m() const noexcept { return m_; }
+  [[nodiscard]] std::int64_t m() const noexcept { return m_; }  // 0 for a solver made for a matrix
+  [[nodiscard]] std::int64_t extent() const noexcept { return n_; }
 
   // Solves A x = b on `stream`. Throws std::invalid_argument before any work for null b or x, b and x that
   // overlap or are not device memory of the solver's device (managed memory is taken), bad options
@@ -65,9 +78,19 @@ class cg_solver {
   // solve, on any stream, is ordered behind them (an event), so one solver may serve several streams.
   cg_result solve(cudaStream_t stream, const T* b, T* x, cg_form form, const cg_options& options = {},
                   const cg_tuning& tuning = {});
+  // The same on the CSR matrix a, which must have the solver's extent (a.rows() == extent(); the built-in
+  // solve() above needs a solver made with m).
+  template <class Index, class Offset>
+  cg_result solve(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T* b, T* x, cg_form form,
+                  const cg_options& options = {}, const cg_tuning& tuning = {});
 
  private:
+  template <class Operator>
+  cg_result solve_with(cudaStream_t stream, const Operator& op, const T* b, T* x, cg_form form,
+                       const cg_options& options, const cg_tuning& tuning);
+
   std::int64_t m_ = 0;
+  std::int64_t n_ = 0;
   std::unique_ptr<detail::cg_buffers<T>> buffers_;
 };
 
@@ -75,5 +98,10 @@ class cg_solver {
 template <class T>
 cg_result cg(cudaStream_t stream, std::int64_t m, const T* b, T* x, cg_form form, const cg_options& options = {},
              const cg_tuning& tuning = {});
+
+// One solve on the CSR matrix a, with work vectors kept per thread for the last (extent, type, device) used.
+template <class T, class Index, class Offset>
+cg_result cg(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T* b, T* x, cg_form form,
+             const cg_options& options = {}, const cg_tuning& tuning = {});
 
 }  // namespace ksync::cuda

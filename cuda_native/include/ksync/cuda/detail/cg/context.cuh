@@ -14,6 +14,7 @@
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/stream.hpp>
+#include <ksync/detail/captured_value.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -28,7 +29,7 @@ static_assert(sizeof(cg_scalars<double>) <= mailbox::capacity, "the CG state mus
 
 template <class T>
 struct cg_buffers {
-  int m = 0;
+  int n = 0;  // unknowns
   int device = 0;
   unsigned int partial_slots = 0;  // 2 x the resident blocks of the device: the persistent kernels use two sets
   device_buffer<T> r, p0, p1, ap, partials;
@@ -39,6 +40,7 @@ struct cg_buffers {
   // The cuda_graph form's graph of check_every fused iterations, and what its kernels were captured with.
   cudaGraphExec_t graph = nullptr;
   ksync::detail::cg_graph_key captured;
+  ksync::detail::captured_value captured_operator;
   // Recorded on the stream behind the last work a solve enqueued (a solve returns while batches past the
   // converged one are still queued). The next solve's stream waits for it before it touches these buffers:
   // a solve on another stream would otherwise reset the state under those batches, which then iterate.
@@ -52,10 +54,12 @@ struct cg_buffers {
   ~cg_buffers() { destroy_graph(graph); }
 };
 
-// One solve: its arguments, checked, and the grid of the step kernels.
-template <class T>
+// One solve: its arguments, checked, and the grid of the step kernels. Operator: cg_kernels::poisson_rows
+// or a ksync::cuda::csr_matrix.
+template <class T, class Operator>
 struct cg_run {
   cudaStream_t stream;
+  Operator op;
   const T* b;
   T* x;
   cg_options options;
@@ -66,20 +70,20 @@ struct cg_run {
   // The forms that test on the host (host_scalars) record the history here instead, and finish() keeps it.
   std::vector<double>* host_history;
 
-  [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(buffers->m) * buffers->m; }
+  [[nodiscard]] std::int64_t n() const { return buffers->n; }
   [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
-    return {x, buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(), buffers->m};
+    return {x, buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(), buffers->n};
   }
   [[nodiscard]] cg_scalars<T>* state() const { return buffers->state.data(); }
 };
 
 // r = b - A x, p = 0 (every form's first direction is then r + 0 p = r), rho = r.r, ||b||, and the first
 // test: enqueued, nothing waited for.
-template <class T>
-void enqueue_start(const cg_run<T>& run) {
+template <class T, class Operator>
+void enqueue_start(const cg_run<T, Operator>& run) {
   const auto n = static_cast<std::size_t>(run.n());
   cg_kernels::residual_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
-      run.b, run.x, run.buffers->r.data(), run.buffers->p0.data(), run.buffers->m);
+      run.op, run.b, run.x, run.buffers->r.data(), run.buffers->p0.data(), run.buffers->n);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg residual_kernel");
   dot(run.stream, run.buffers->r.data(), run.buffers->r.data(), n, reduce_strategy::last_block, &run.state()->rho);
   dot(run.stream, run.b, run.b, n, reduce_strategy::last_block, &run.state()->rho_next);
@@ -88,12 +92,12 @@ void enqueue_start(const cg_run<T>& run) {
 }
 
 // The host's look at the device state: a post now, a wait later (ksync/cuda/mailbox.hpp).
-template <class T>
-mailbox::ticket post_state(const cg_run<T>& run) {
+template <class T, class Operator>
+mailbox::ticket post_state(const cg_run<T, Operator>& run) {
   return mailbox::post(run.stream, run.state(), sizeof(cg_scalars<T>));
 }
-template <class T>
-cg_scalars<T> wait_state(const cg_run<T>& run, mailbox::ticket ticket) {
+template <class T, class Operator>
+cg_scalars<T> wait_state(const cg_run<T, Operator>& run, mailbox::ticket ticket) {
   cg_scalars<T> s;
   mailbox::wait(run.stream, ticket, &s, sizeof(s));
   return s;
@@ -101,16 +105,16 @@ cg_scalars<T> wait_state(const cg_run<T>& run, mailbox::ticket ticket) {
 
 // The forms whose scalars stay on the device: check_every iterations per batch, the host looking one batch
 // behind through the mailbox (ksync::detail::cg_look_one_batch_behind).
-template <class T, class EnqueueBatch>
-cg_scalars<T> run_batches(const cg_run<T>& run, EnqueueBatch&& enqueue_batch) {
+template <class T, class Operator, class EnqueueBatch>
+cg_scalars<T> run_batches(const cg_run<T, Operator>& run, EnqueueBatch&& enqueue_batch) {
   return ksync::detail::cg_look_one_batch_behind(
       std::min(run.options.check_every, run.options.max_iterations), run.options.max_iterations, enqueue_batch,
       [&] { return post_state(run); }, [&](mailbox::ticket ticket) { return wait_state(run, ticket); });
 }
 
 // The result from the final state; x = 0 when b = 0 (the exact solution, whatever the guess was).
-template <class T>
-cg_result finish(const cg_run<T>& run, const cg_scalars<T>& s) {
+template <class T, class Operator>
+cg_result finish(const cg_run<T, Operator>& run, const cg_scalars<T>& s) {
   ksync::detail::check_cg_refusal("ksync::cuda::cg", s);  // NaN or Inf in b or x: x left as it was
   cg_result result = ksync::detail::cg_result_of(s);
   if (s.b_norm == 0)

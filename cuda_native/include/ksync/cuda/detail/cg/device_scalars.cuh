@@ -12,8 +12,8 @@
 namespace ksync::cuda::detail::cg_forms {
 
 struct device_scalars : ksync::detail::implements<cg_form::device_scalars> {
-  template <class T>
-  static cg_scalars<T> run(const cg_run<T>& run) {
+  template <class T, class Operator>
+  static cg_scalars<T> run(const cg_run<T, Operator>& run) {
     using namespace cg_kernels;
     enqueue_start(run);
     const auto n = static_cast<std::size_t>(run.n());
@@ -25,7 +25,7 @@ struct device_scalars : ksync::detail::implements<cg_form::device_scalars> {
       direction_kernel<T>
           <<<run.blocks, block_size, 0, run.stream>>>(state, {&state->beta, nullptr, 0}, r, p, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_kernel");
-      apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(state, p, ap, run.buffers->m);
+      apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(state, run.op, p, ap, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg apply_kernel");
       dot(run.stream, static_cast<const T*>(p), static_cast<const T*>(ap), n, reduce_strategy::last_block,
           &state->p_ap);

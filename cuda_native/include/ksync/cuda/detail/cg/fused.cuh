@@ -12,21 +12,21 @@ namespace ksync::cuda::detail::cg_forms {
 
 struct fused : ksync::detail::implements<cg_form::fused> {
   // One fused iteration on `stream` (the cuda_graph form captures these).
-  template <class T>
-  static void enqueue_iteration(const cg_run<T>& run, cudaStream_t stream) {
+  template <class T, class Operator>
+  static void enqueue_iteration(const cg_run<T, Operator>& run, cudaStream_t stream) {
     using namespace cg_kernels;
     const cg_vectors<T> v = run.vectors();
     T* partials = run.buffers->partials.data();
     unsigned int* ticket = run.buffers->ticket.data();
-    direction_apply_kernel<T><<<run.blocks, block_size, 0, stream>>>(run.state(), v, partials, ticket);
+    direction_apply_kernel<T><<<run.blocks, block_size, 0, stream>>>(run.state(), run.op, v, partials, ticket);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_apply_kernel");
     update_residual_kernel<T><<<run.blocks, block_size, 0, stream>>>(
         run.state(), v, partials, ticket, run.options.tolerance, run.options.max_iterations, run.history);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg update_residual_kernel");
   }
 
-  template <class T>
-  static cg_scalars<T> run(const cg_run<T>& run) {
+  template <class T, class Operator>
+  static cg_scalars<T> run(const cg_run<T, Operator>& run) {
     enqueue_start(run);
     return run_batches(run, [&] {
       for (int k = 0; k < std::min(run.options.check_every, run.options.max_iterations); ++k)

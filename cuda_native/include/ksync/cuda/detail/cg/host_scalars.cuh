@@ -11,13 +11,12 @@
 namespace ksync::cuda::detail::cg_forms {
 
 struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
-  template <class T>
-  static cg_scalars<T> run(const cg_run<T>& run) {
+  template <class T, class Operator>
+  static cg_scalars<T> run(const cg_run<T, Operator>& run) {
     using namespace cg_kernels;
     enqueue_start(run);
     cg_scalars<T> s = wait_state(run, post_state(run));
     const auto n = static_cast<std::size_t>(run.n());
-    const int m = run.buffers->m;
     T* p = run.buffers->p0.data();
     T* r = run.buffers->r.data();
     T* ap = run.buffers->ap.data();
@@ -30,7 +29,7 @@ struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
       direction_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), {nullptr, nullptr, s.beta}, r, p,
                                                                      static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_kernel");
-      apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), p, ap, m);
+      apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), run.op, p, ap, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg apply_kernel");
       s.p_ap = dot(run.stream, static_cast<const T*>(p), static_cast<const T*>(ap), n, reduce_strategy::last_block);
       update_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), {nullptr, nullptr, s.rho / s.p_ap}, p,

@@ -2,8 +2,9 @@
 //
 // The kernels of ksync::cuda::cg (device/cg.hpp), private to the native half (src/device/cg.cu). Every
 // kernel past the start reads the shared state (cg_scalars, device memory) first and returns at once when
-// `done` is set: work enqueued past convergence leaves every vector as it was. The 2-D Poisson rows come
-// from ksync/stencil.hpp, so the portable twin computes the same products.
+// `done` is set: work enqueued past convergence leaves every vector as it was. The operator is a template
+// argument: the built-in 2-D Poisson rows (poisson_rows, from ksync/stencil.hpp) or a CSR matrix
+// (ksync::cuda::csr_matrix, rows from ksync/csr.hpp), so the portable twin computes the same products.
 //
 // The fused step pair (two kernels per iteration; the persistent kernels run the same two phases):
 //   direction_apply  p_new = r + beta p_old and Ap = A p_new in one pass (A p_new formed from r and p_old,
@@ -34,14 +35,26 @@ using ksync::detail::cg_scalars;
 
 inline constexpr int block_size = 256;
 
+// The built-in operator: row i of the 2-D Poisson operator on m x m unknowns. An operator is op(v, i), row i
+// of A v for any v callable as v(j), and op.rows() (ksync::cuda::csr_matrix has the same shape).
+struct poisson_rows {
+  int m;
+  [[nodiscard]] __host__ __device__ std::int64_t rows() const { return static_cast<std::int64_t>(m) * m; }
+  template <class Vector>
+  __device__ auto operator()(const Vector& v, int i) const {
+    using T = decltype(v(i));
+    return poisson_2d_apply<T>(v, m, i);
+  }
+  friend bool operator==(const poisson_rows&, const poisson_rows&) = default;
+};
+
 // --- start (every form) ---
 
-// r = b - A x, and p = 0 so that the first direction is r whatever beta holds. Data bound: n = m * m.
-template <class T>
-__global__ void residual_kernel(const T* b, const T* x, T* r, T* p, int m) {
-  const int n = m * m;
+// r = b - A x, and p = 0 so that the first direction is r whatever beta holds. Data bound: n rows.
+template <class T, class Operator>
+__global__ void residual_kernel(Operator op, const T* b, const T* x, T* r, T* p, int n) {
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
-    r[i] = b[i] - poisson_2d_apply<T>(array_entries<T>{x}, m, i);
+    r[i] = b[i] - static_cast<T>(op(array_entries<T>{x}, i));
     p[i] = 0;
   }
 }
@@ -68,12 +81,11 @@ struct scalar_source {
   }
 };
 
-template <class T>
-__global__ void apply_kernel(const cg_scalars<T>* state, const T* p, T* ap, int m) {
+template <class T, class Operator>
+__global__ void apply_kernel(const cg_scalars<T>* state, Operator op, const T* p, T* ap, int n) {
   if (state->done != 0) return;
-  const int n = m * m;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
-    ap[i] = poisson_2d_apply<T>(array_entries<T>{p}, m, i);
+    ap[i] = static_cast<T>(op(array_entries<T>{p}, i));
 }
 
 // x += alpha p, r -= alpha Ap.
@@ -114,24 +126,24 @@ struct cg_vectors {
   T* p_even;  // the current direction before direction_apply of an even iteration, the new one after an odd
   T* p_odd;
   T* ap;
-  int m;
+  int n;
   // The buffers are picked by a conditional, never by indexing an array with the iteration: a by-value
   // struct indexed at run time is copied to local memory, a local load per phase (docs/solvers.md).
   __device__ T* direction(int iteration) const { return iteration % 2 == 0 ? p_even : p_odd; }
   __device__ T* next_direction(int iteration) const { return iteration % 2 == 0 ? p_odd : p_even; }
 };
 
-// Phase A of iteration s.iteration: this thread's share of p_new . Ap. Data bound: n = m * m.
-template <class T>
-__device__ T direction_apply_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
+// Phase A of iteration s.iteration: this thread's share of p_new . Ap. Data bound: n rows.
+template <class T, class Operator>
+__device__ T direction_apply_phase(const Operator& op, const cg_vectors<T>& v, const cg_scalars<T>& s) {
   const T* p_old = v.direction(s.iteration);
   T* p_new = v.next_direction(s.iteration);
   const direction_entries<T> next{v.r, p_old, s.beta};
-  const int n = v.m * v.m;
+  const int n = v.n;
   T sum = 0;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
     const T p_i = next(i);
-    const T ap_i = poisson_2d_apply<T>(next, v.m, i);
+    const T ap_i = static_cast<T>(op(next, i));
     p_new[i] = p_i;
     v.ap[i] = ap_i;
     sum += p_i * ap_i;
@@ -144,7 +156,7 @@ template <class T>
 __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
   const T* p_new = v.next_direction(s.iteration);
   const T alpha = s.rho / s.p_ap;
-  const int n = v.m * v.m;
+  const int n = v.n;
   T sum = 0;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
     v.x[i] += alpha * p_new[i];
@@ -157,15 +169,15 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
 
 // The fused steps' sums finish as the last-block (single-pass) reduction does (finish_last_block): each block
 // publishes its share and takes a ticket; the block taking the last one forms the total and stores it.
-template <class T>
+template <class T, class Operator>
 __global__ void __launch_bounds__(block_size)
-    direction_apply_kernel(cg_scalars<T>* state, cg_vectors<T> v, T* partials, unsigned int* ticket) {
+    direction_apply_kernel(cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials, unsigned int* ticket) {
   __shared__ block::shuffle_storage<T, block_size> scratch;
   const cg_scalars<T> s = *state;  // every block reads it before the last one (below) writes p_ap
   if (s.done != 0) return;         // grid-uniform: every block read the same state
   // Data bound: direction_apply_phase touches only indices below n. Participation: every thread of the
   // block reaches the barriers inside reduce_shuffle and finish_last_block.
-  const T block_value = block::reduce_shuffle<block_size>(direction_apply_phase(v, s), scratch, plus{});
+  const T block_value = block::reduce_shuffle<block_size>(direction_apply_phase(op, v, s), scratch, plus{});
   finish_last_block<block_size>(block_value, blockIdx.x, gridDim.x, partials, ticket, &state->p_ap, scratch, plus{});
 }
 
@@ -235,10 +247,10 @@ __device__ T grid_total(const T* partials, unsigned int count, block::shuffle_st
 // shared scratch and total: the block sum (reduce_shuffle) is read by warp 0 before the grid barrier that
 // follows it, and grid_total's reads end before the next grid barrier; each grid barrier is also a barrier
 // of the whole block, so the phases need no block barrier of their own to reuse them.
-template <class T, class Barrier>
+template <class T, class Operator, class Barrier>
 __global__ void __launch_bounds__(block_size)
-    persistent_kernel(Barrier barrier, cg_scalars<T>* state, cg_vectors<T> v, T* partials, double tolerance,
-                      int max_iterations, double* history) {
+    persistent_kernel(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
+                      double tolerance, int max_iterations, double* history) {
   __shared__ block::shuffle_storage<T, block_size> scratch_a;
   __shared__ block::shuffle_storage<T, block_size> scratch_b;
   __shared__ T total_a;
@@ -247,7 +259,7 @@ __global__ void __launch_bounds__(block_size)
   T* partials_a = partials;
   T* partials_b = partials + gridDim.x;
   while (s.done == 0) {  // uniform over the grid: every thread holds the same s
-    const T p_ap = block::reduce_shuffle<block_size>(direction_apply_phase(v, s), scratch_a, plus{});
+    const T p_ap = block::reduce_shuffle<block_size>(direction_apply_phase(op, v, s), scratch_a, plus{});
     if (threadIdx.x == 0) partials_a[blockIdx.x] = p_ap;
     // Participation: every thread of every block (the loop condition is grid-uniform; the grid was checked
     // co-resident). Data: partials_a[0, gridDim.x) (phase B reads only its own indices of p_new and Ap).

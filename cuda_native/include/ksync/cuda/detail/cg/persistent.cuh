@@ -18,8 +18,8 @@ inline constexpr const char* persistent_where = "ksync::cuda::cg";
 // A co-resident grid of the persistent kernel, no larger than elements_per_thread asks for (each barrier
 // costs more with more blocks) nor than the partial slots hold. Throws std::invalid_argument when
 // tuning.blocks_per_multiprocessor blocks cannot be resident.
-template <class T, class Kernel>
-grid_shape persistent_grid(const cg_run<T>& run, Kernel kernel) {
+template <class T, class Operator, class Kernel>
+grid_shape persistent_grid(const cg_run<T, Operator>& run, Kernel kernel) {
   grid_shape grid = co_resident_grid(persistent_where, kernel, cg_kernels::block_size, 0,
                                      run.tuning.blocks_per_multiprocessor, run.buffers->device);
   grid.blocks = std::min({grid.blocks, run.blocks, run.buffers->partial_slots / 2});

@@ -12,16 +12,16 @@
 namespace ksync::cuda::detail::cg_forms {
 
 struct persistent_spin_barrier : ksync::detail::implements<cg_form::persistent_spin_barrier> {
-  template <class T>
-  static cg_scalars<T> run(const cg_run<T>& run) {
-    const auto kernel = cg_kernels::persistent_kernel<T, cg_kernels::spin_barrier>;
+  template <class T, class Operator>
+  static cg_scalars<T> run(const cg_run<T, Operator>& run) {
+    const auto kernel = cg_kernels::persistent_kernel<T, Operator, cg_kernels::spin_barrier>;
     const grid_shape grid = persistent_grid(run, kernel);
     spin_barrier_state* barrier = run.buffers->barrier.data();
     enqueue_start(run);
     // Zeroed before every solve: a solve that timed out leaves its arrivals behind.
     KSYNC_CUDA_CHECK(cudaMemsetAsync(barrier, 0, sizeof(spin_barrier_state), run.stream));
     kernel<<<grid.blocks, grid.block_size, 0, run.stream>>>(
-        cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns}, run.state(), run.vectors(),
+        cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns}, run.state(), run.op, run.vectors(),
         run.buffers->partials.data(), run.options.tolerance, run.options.max_iterations, run.history);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg persistent_kernel (spin barrier)");
     const cg_scalars<T> s = wait_state(run, post_state(run));

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::cg (device/cg.hpp): the solver's buffers, the argument checks, and the dispatch to the form's
+// row of native_cg_forms (detail/cg/forms.cuh), for any operator. Private to src/device: cg.cu instantiates
+// it for the built-in operator, cg_csr.cu for the CSR matrices.
+#pragma once
+
+#include <ksync/cuda/detail/cg/forms.cuh>
+#include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <tuple>
+#include <utility>
+
+namespace ksync::cuda {
+namespace detail {
+
+inline constexpr const char* where = "ksync::cuda::cg";
+
+inline void check_extent(std::int64_t m) {
+  check_argument(m >= 1, where, "m = ", m, " must be at least 1");
+  check_argument(m <= 46340, where, "m = ", m, " gives m * m unknowns, more than 32-bit indices hold (m <= 46340)");
+}
+
+template <class T, class Index, class Offset>
+void check_matrix_extent(const csr_matrix<T, Index, Offset>& a) {
+  check_argument(a.rows() == a.cols(), where, "the matrix has ", a.rows(), " rows and ", a.cols(),
+                 " columns; CG needs a square one");
+  check_argument(a.rows() >= 1 && a.rows() < (std::int64_t{1} << 31), where, "a.rows() = ", a.rows(),
+                 " is outside [1, 2^31)");
+}
+
+template <class T>
+std::unique_ptr<cg_buffers<T>> make_buffers(std::int64_t unknowns) {
+  auto buffers = std::make_unique<cg_buffers<T>>();
+  const auto n = static_cast<std::size_t>(unknowns);
+  buffers->n = static_cast<int>(unknowns);
+  KSYNC_CUDA_CHECK(cudaGetDevice(&buffers->device));
+  int per_multiprocessor = 0;
+  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, buffers->device));
+  buffers->partial_slots = 2 * static_cast<unsigned int>(per_multiprocessor * multiprocessor_count(buffers->device));
+  buffers->r = device_buffer<T>(n, where);
+  buffers->p0 = device_buffer<T>(n, where);
+  buffers->p1 = device_buffer<T>(n, where);
+  buffers->ap = device_buffer<T>(n, where);
+  buffers->partials = device_buffer<T>(buffers->partial_slots, where);
+  buffers->state = device_buffer<cg_scalars<T>>(1, where);
+  buffers->ticket = device_buffer<unsigned int>(1, where);
+  buffers->barrier = device_buffer<spin_barrier_state>(1, where);
+  // The ticket starts at 0 and every sum leaves it there. cudaMemset runs on the legacy stream: wait for it
+  // here, once, so that no solve on any stream can overtake it.
+  KSYNC_CUDA_CHECK(cudaMemset(buffers->ticket.data(), 0, sizeof(unsigned int)));
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+  buffers->previous_solve_done.emplace(cudaEventDisableTiming);
+  return buffers;
+}
+
+// Records cg_buffers::previous_solve_done behind everything a solve enqueued, when it returns or throws.
+struct record_when_leaving {
+  record_when_leaving(const event& done_event, cudaStream_t on) : done(done_event), stream(on) {}
+  const event& done;
+  cudaStream_t stream;
+  record_when_leaving(const record_when_leaving&) = delete;
+  record_when_leaving& operator=(const record_when_leaving&) = delete;
+  ~record_when_leaving() { (void)cudaEventRecord(done.get(), stream); }
+};
+
+inline const char* memory_type_name(cudaMemoryType type) {
+  switch (type) {
+    case cudaMemoryTypeUnregistered:
+      return "host memory unknown to CUDA";
+    case cudaMemoryTypeHost:
+      return "pinned host memory";
+    case cudaMemoryTypeDevice:
+      return "device memory";
+    case cudaMemoryTypeManaged:
+      return "managed memory";
+  }
+  return "memory of an unknown kind";
+}
+
+// The solver's kernels read b and write x as device memory of the solver's device (managed memory too).
+inline void check_device_memory(const char* name, const void* pointer, int device) {
+  cudaPointerAttributes attributes{};
+  KSYNC_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
+  const bool usable = attributes.type == cudaMemoryTypeManaged ||
+                      (attributes.type == cudaMemoryTypeDevice && attributes.device == device);
+  check_argument(usable, where, name, " = ", pointer, " is ", memory_type_name(attributes.type), " (device ",
+                 attributes.device, "); the solver reads b and writes x in device memory of device ", device);
+}
+
+}  // namespace detail
+
+template <class T>
+cg_solver<T>::cg_solver(std::int64_t m) : m_(m), n_(m * m) {
+  detail::check_extent(m);
+  buffers_ = detail::make_buffers<T>(n_);
+}
+
+template <class T>
+template <class Index, class Offset>
+cg_solver<T>::cg_solver(const csr_matrix<T, Index, Offset>& a) : n_(a.rows()) {
+  detail::check_matrix_extent(a);
+  buffers_ = detail::make_buffers<T>(n_);
+}
+
+template <class T>
+cg_solver<T>::cg_solver(cg_solver&&) noexcept = default;
+template <class T>
+cg_solver<T>& cg_solver<T>::operator=(cg_solver&&) noexcept = default;
+template <class T>
+cg_solver<T>::~cg_solver() = default;
+
+template <class T>
+cg_result cg_solver<T>::solve(cudaStream_t stream, const T* b, T* x, cg_form form, const cg_options& options,
+                              const cg_tuning& tuning) {
+  detail::check_argument(buffers_ == nullptr || m_ >= 1, detail::where, "this solver was made for a matrix of ", n_,
+                         " rows: pass the matrix (solve(stream, a, b, x, ...))");
+  return solve_with(stream, detail::cg_kernels::poisson_rows{static_cast<int>(m_)}, b, x, form, options, tuning);
+}
+
+template <class T>
+template <class Index, class Offset>
+cg_result cg_solver<T>::solve(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T* b, T* x,
+                              cg_form form, const cg_options& options, const cg_tuning& tuning) {
+  detail::check_matrix_extent(a);
+  detail::check_argument(a.rows() == n_, detail::where, "a.rows() = ", a.rows(), " but the solver was made for ", n_,
+                         " unknowns");
+  return solve_with(stream, a, b, x, form, options, tuning);
+}
+
+template <class T>
+template <class Operator>
+cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, const T* b, T* x, cg_form form,
+                                   const cg_options& options, const cg_tuning& tuning) {
+  using detail::check_argument;
+  using detail::where;
+  check_argument(buffers_ != nullptr, where, "the solver was moved from");
+  check_argument(b != nullptr, where, "b is null");
+  check_argument(x != nullptr, where, "x is null");
+  const auto unknowns = static_cast<std::size_t>(n_);
+  ksync::detail::check_cg_apart(where, b, unknowns, x, unknowns);
+  detail::check_device_memory("b", b, buffers_->device);
+  detail::check_device_memory("x", x, buffers_->device);
+  ksync::detail::check_cg_options(where, options);
+  check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not a cg_form");
+  check_argument(runs_in(form, strategy_half::native), where, "form = ", to_string(form),
+                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<cg_form>{strategy_half::native});
+  check_argument(tuning.elements_per_thread >= 1, where, "tuning.elements_per_thread = ", tuning.elements_per_thread,
+                 " must be at least 1");
+  check_argument(tuning.blocks_per_multiprocessor >= 0, where,
+                 "tuning.blocks_per_multiprocessor = ", tuning.blocks_per_multiprocessor, " is negative");
+  const int device = stream_device(stream);
+  check_argument(device == buffers_->device, where, "the stream belongs to device ", device,
+                 " but the solver's buffers to device ", buffers_->device);
+  const std::int64_t n = n_;
+  const std::int64_t per_block = static_cast<std::int64_t>(detail::cg_kernels::block_size) * tuning.elements_per_thread;
+  const auto blocks = static_cast<unsigned int>(
+      std::clamp<std::int64_t>((n + per_block - 1) / per_block, 1, buffers_->partial_slots / 2));
+  if (options.record_history && buffers_->history.size() < static_cast<std::size_t>(options.max_iterations) + 1) {
+    buffers_->history = device_buffer<double>(static_cast<std::size_t>(options.max_iterations) + 1, where);
+    // NaN (all bits set) until a solve writes an entry: an entry that a stale kernel failed to write then
+    // shows as NaN, not as whatever the memory held (perhaps another solve's equal history).
+    KSYNC_CUDA_CHECK(
+        cudaMemsetAsync(buffers_->history.data(), 0xFF, buffers_->history.size() * sizeof(double), stream));
+  }
+  std::vector<double> host_history;
+  const detail::cg_run<T, Operator> run{.stream = stream,
+                                        .op = op,
+                                        .b = b,
+                                        .x = x,
+                                        .options = options,
+                                        .tuning = tuning,
+                                        .buffers = buffers_.get(),
+                                        .blocks = blocks,
+                                        .history = options.record_history ? buffers_->history.data() : nullptr,
+                                        .host_history = &host_history};
+  // This stream waits for the batches the previous solve left queued, on whatever stream it ran (a no-op
+  // before the first solve): they must see that solve's state, not this one's.
+  const event& previous = *buffers_->previous_solve_done;
+  previous.make_wait(stream);
+  const detail::record_when_leaving mark{previous, stream};
+  detail::cg_scalars<T> state;
+  detail::native_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
+  return detail::finish(run, state);
+}
+
+namespace detail {
+
+// The solver ksync::cuda::cg keeps per thread, per value type and per kind of operator (Kind: the built-in
+// one, or csr_matrix) for the last (extent, device): made anew when either changes, the old buffers first.
+template <class T, class Kind, class Make>
+cg_solver<T>& kept_solver(std::int64_t extent, int device, Make&& make) {
+  thread_local std::unique_ptr<cg_solver<T>> solver;
+  thread_local std::tuple<std::int64_t, int> key{-1, -1};
+  if (!solver || key != std::make_tuple(extent, device)) {
+    solver.reset();
+    solver = std::make_unique<cg_solver<T>>(make());
+    key = {extent, device};
+  }
+  return *solver;
+}
+
+}  // namespace detail
+
+}  // namespace ksync::cuda

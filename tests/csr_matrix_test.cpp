@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::csr_matrix: its structural check, and ksync::cg on it in every reachable form (the native ones
+// through the bridge on Kokkos::Cuda) against the host CG in double, on every generated matrix family.
+#include "support/errors.hpp"
+#include "support/kokkos.hpp"
+#include "support/sparse.hpp"
+
+#include <ksync/cg.hpp>
+#include <ksync/csr_matrix.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ksync::cg_form;
+using exec_space = Kokkos::DefaultExecutionSpace;
+using memory_space = exec_space::memory_space;
+using ksync::test::sparse_family;
+
+template <class T>
+std::vector<T> right_hand_side(std::int64_t n, unsigned int seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<T> b(static_cast<std::size_t>(n));
+  for (auto& entry : b)
+    entry = static_cast<T>(value(generator));
+  return b;
+}
+
+// The sizes a family runs at: m^2 unknowns (m^3 for poisson_3d), the smallest ones and odd ones.
+std::vector<int> sizes_of(sparse_family family) {
+  return family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6} : std::vector<int>{1, 2, 3, 7, 16};
+}
+
+template <class T, class Index, class Offset>
+void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form, unsigned int seed) {
+  const exec_space exec;
+  const ksync::csr_matrix a(exec, host);
+  const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
+  const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
+  const auto b_host = right_hand_side<T>(host.rows, seed);
+  const std::vector<T> zero(b_host.size(), T(0));
+  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations);
+  ASSERT_TRUE(reference.converged);
+  const auto b = ksync::test::to_device(b_host);
+  const auto x = ksync::test::to_device(zero);
+  ksync::cg_options options;
+  options.tolerance = tolerance;
+  options.max_iterations = max_iterations;
+  options.check_every = 4;
+  const auto result = ksync::cg(exec, a, b, x, form, options);
+  exec.fence();
+  EXPECT_TRUE(result.converged);
+  // Classic CG in float drifts from the double recurrence on the worse-conditioned families: a few
+  // iterations more or fewer there, one at most in double.
+  EXPECT_NEAR(result.iterations, reference.iterations, sizeof(T) == sizeof(float) ? 3 + reference.iterations / 10 : 1);
+  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, ksync::test::to_host(x)),
+            (sizeof(T) == sizeof(float) ? 100.0 : 10.0) * tolerance);
+}
+
+template <class T>
+class CsrCg : public ::testing::Test {};
+using floating_types = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(CsrCg, floating_types);
+
+TYPED_TEST(CsrCg, EveryReachableFormSolvesEveryFamily) {
+  using T = TypeParam;
+  for (const auto family : ksync::test::all_sparse_families) {
+    for (const int m : sizes_of(family)) {
+      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
+      for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
+        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
+                     std::string(ksync::to_string(form)));
+        expect_solves(host, form, 11u + static_cast<unsigned int>(m));
+      }
+    }
+  }
+}
+
+// 64-bit offsets, 64-bit columns, and Kokkos Kernels' unsigned size_t offsets.
+TYPED_TEST(CsrCg, EveryIndexTypeSolves) {
+  using T = TypeParam;
+  const int m = 9;
+  for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    expect_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m), form, 3u);
+    expect_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m), form, 3u);
+    expect_solves(ksync::test::generate<T, std::int32_t, std::uint64_t>(sparse_family::variable_2d, m), form, 3u);
+  }
+}
+
+// A solver's kept graph (kokkos_graph, and cuda_graph through the bridge) holds the matrix it was built
+// with: a second matrix of the same extent must be solved as itself.
+TEST(CsrCg, AKeptGraphIsRebuiltForAnotherMatrix) {
+  const exec_space exec;
+  const int m = 8;
+  const auto first = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, m);
+  const auto second = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, m);
+  const ksync::csr_matrix a(exec, first);
+  const ksync::csr_matrix c(exec, second);
+  const auto b_host = right_hand_side<double>(first.rows, 5u);
+  const auto b = ksync::test::to_device(b_host);
+  for (const auto form : ksync::test::reachable<exec_space>(std::array{cg_form::kokkos_graph, cg_form::cuda_graph})) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cg_solver<exec_space, double> solver(exec, first.rows);
+    ksync::cg_options options;
+    options.tolerance = 1e-10;
+    const Kokkos::View<double*> x("x", static_cast<std::size_t>(first.rows));  // one x: only the matrix changes
+    for (const auto* matrix : {&a, &c}) {
+      Kokkos::deep_copy(exec, x, 0.0);
+      const auto result = solver.solve(exec, *matrix, b, x, form, options);
+      exec.fence();
+      EXPECT_TRUE(result.converged);
+      const auto& host = matrix == &a ? first : second;
+      EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, ksync::test::to_host(x)), 1e-8);
+    }
+  }
+}
+
+// Views of one matrix wrapped as Kokkos Kernels' CrsMatrix holds them (graph.row_map, graph.entries, values).
+struct crs_like {
+  struct {
+    Kokkos::View<const std::uint64_t*> row_map;
+    Kokkos::View<const int*> entries;
+  } graph;
+  Kokkos::View<const double*> values;
+  int rows;
+  int numRows() const { return rows; }
+  int numCols() const { return rows; }
+};
+
+TEST(CsrMatrix, TakesACrsMatrixsViews) {
+  const exec_space exec;
+  const auto host = ksync::test::generate<double, std::int32_t, std::uint64_t>(sparse_family::poisson_3d, 4);
+  const crs_like crs{{ksync::test::to_device(host.row_offsets), ksync::test::to_device(host.columns)},
+                     ksync::test::to_device(host.values),
+                     static_cast<int>(host.rows)};
+  const ksync::csr_matrix<double, std::int32_t, memory_space, std::uint64_t> a(exec, crs);
+  EXPECT_EQ(a.rows(), 64);
+  EXPECT_EQ(a.nnz(), host.nnz());
+  EXPECT_EQ(a.row_offsets().data(), crs.graph.row_map.data());  // shared, not copied
+}
+
+// The structural check names the first faulty row, before any solve.
+TEST(CsrMatrix, BadStructureIsRefusedWithTheFirstFaultyRow) {
+  const exec_space exec;
+  const auto good = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 4);
+  const auto refused = [&](ksync::host_csr_matrix<double, std::int32_t> bad, const char* expected) {
+    return ksync::test::refuses([&] { (void)ksync::csr_matrix(exec, bad); }, expected);
+  };
+  auto bad = good;
+  bad.row_offsets[0] = 1;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row_offsets(0) must be 0"));
+  bad = good;
+  bad.row_offsets[6] = bad.row_offsets[5] - 1;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row_offsets decrease at row 5: row_offsets(6) < row_offsets(5)"));
+  bad = good;
+  bad.columns[bad.row_offsets[9] + 1] = 16;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row 9 has a column index outside [0, cols = 16)"));
+  bad = good;
+  bad.columns[bad.row_offsets[2]] = -1;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row 2 has a column index outside [0, cols = 16)"));
+  bad = good;
+  bad.row_offsets.back() -= 1;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row_offsets(rows = 16) must be nnz = 64"));
+  bad = good;
+  bad.row_offsets[3] = 70;
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row_offsets(3) lies outside [0, nnz = 64]"));
+  bad = good;
+  bad.row_offsets.pop_back();
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: row_offsets has 16 entries but rows = 16 needs 17"));
+  bad = good;
+  bad.values.pop_back();
+  EXPECT_TRUE(refused(bad, "ksync::csr_matrix: columns has 64 entries but values has 63"));
+  // The host matrix checks itself the same way.
+  bad = good;
+  bad.row_offsets[6] = bad.row_offsets[5] - 1;
+  EXPECT_TRUE(ksync::test::refuses([&] { bad.check(); }, "row_offsets decrease at row 5"));
+  EXPECT_NO_THROW(good.check());
+}
+
+TEST(CsrMatrix, CgRefusesANonSquareMatrix) {
+  const exec_space exec;
+  auto host = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 3);
+  host.cols = 10;
+  const ksync::csr_matrix a(exec, host);
+  const Kokkos::View<double*> b("b", 9);
+  const Kokkos::View<double*> x("x", 9);
+  EXPECT_EQ(ksync::test::invalid_argument_message([&] { (void)ksync::cg(exec, a, b, x); }),
+            "ksync::cg: the matrix has 9 rows and 10 columns; CG needs a square one");
+}
+
+}  // namespace

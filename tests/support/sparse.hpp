@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The sparse matrices both halves' CSR tests solve (symmetric positive definite, assembled as
+// ksync::host_csr_matrix), and the host CG in double they are compared with.
+#pragma once
+
+#include <ksync/cg_types.hpp>
+#include <ksync/csr.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ksync::test {
+
+// Assembles a matrix from per-row maps (column -> value), in column order.
+template <class T, class Index, class Offset = Index>
+host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows,
+                                           const std::vector<std::map<std::int64_t, double>>& entries) {
+  host_csr_matrix<T, Index, Offset> a;
+  a.rows = rows;
+  a.cols = rows;
+  a.row_offsets.assign(1, 0);
+  for (const auto& row : entries) {
+    for (const auto& [column, value] : row) {
+      a.columns.push_back(static_cast<Index>(column));
+      a.values.push_back(static_cast<T>(value));
+    }
+    a.row_offsets.push_back(static_cast<Offset>(a.columns.size()));
+  }
+  return a;
+}
+
+// The families of generated matrices.
+enum class sparse_family { poisson_2d, poisson_3d, anisotropic_2d, variable_2d, random_laplacian };
+
+inline std::string to_string(sparse_family family) {
+  switch (family) {
+    case sparse_family::poisson_2d:
+      return "poisson_2d";
+    case sparse_family::poisson_3d:
+      return "poisson_3d";
+    case sparse_family::anisotropic_2d:
+      return "anisotropic_2d";
+    case sparse_family::variable_2d:
+      return "variable_2d";
+    case sparse_family::random_laplacian:
+      return "random_laplacian";
+  }
+  return "unknown";
+}
+
+inline constexpr sparse_family all_sparse_families[] = {sparse_family::poisson_2d, sparse_family::poisson_3d,
+                                                        sparse_family::anisotropic_2d, sparse_family::variable_2d,
+                                                        sparse_family::random_laplacian};
+
+// A matrix of the family with about m^2 unknowns (m^3 for the 3-D one, m^2 nodes for the random graph):
+//   poisson_2d       the 5-point Laplacian on m x m (the same rows as ksync::poisson_2d)
+//   poisson_3d       the 7-point Laplacian on m x m x m
+//   anisotropic_2d   the 5-point operator with coupling 1 across rows and 0.01 along them
+//   variable_2d      -div(k grad u) with k varying by two orders of magnitude over the grid (harmonic means)
+//   random_laplacian the Laplacian of a random graph (each node linked to about 4 others, weights in (0.1, 1])
+//                    plus 0.05 on the diagonal
+template <class T, class Index, class Offset = Index>
+host_csr_matrix<T, Index, Offset> generate(sparse_family family, int m, unsigned int seed = 7) {
+  std::vector<std::map<std::int64_t, double>> rows;
+  const auto link = [&](std::int64_t i, std::int64_t j, double weight) {  // a symmetric coupling i - j
+    rows[i][i] += weight;
+    rows[j][j] += weight;
+    rows[i][j] -= weight;
+    rows[j][i] -= weight;
+  };
+  const auto ground = [&](std::int64_t i, double weight) { rows[i][i] += weight; };  // a Dirichlet neighbour
+  const std::int64_t mm = m;
+  switch (family) {
+    case sparse_family::poisson_2d:
+    case sparse_family::anisotropic_2d:
+    case sparse_family::variable_2d: {
+      rows.resize(static_cast<std::size_t>(mm * mm));
+      const auto k = [&](std::int64_t row, std::int64_t col) {  // the coefficient field of variable_2d
+        return family == sparse_family::variable_2d
+                   ? std::pow(10.0,
+                              2.0 * static_cast<double>((row * 7 + col * 3) % (mm + 1)) / static_cast<double>(mm + 1))
+                   : 1.0;
+      };
+      const double along = family == sparse_family::anisotropic_2d ? 0.01 : 1.0;
+      for (std::int64_t row = 0; row < mm; ++row) {
+        for (std::int64_t col = 0; col < mm; ++col) {
+          const std::int64_t i = row * mm + col;
+          const auto harmonic = [&](std::int64_t r2, std::int64_t c2) {
+            return 2.0 / (1.0 / k(row, col) + 1.0 / k(r2, c2));
+          };
+          rows[i][i] += 0.0;  // the diagonal first, even where only grounds add to it
+          if (col + 1 < mm) link(i, i + 1, along * harmonic(row, col + 1));
+          if (row + 1 < mm) link(i, i + mm, harmonic(row + 1, col));
+          if (col == 0) ground(i, along * k(row, col));
+          if (col + 1 == mm) ground(i, along * k(row, col));
+          if (row == 0) ground(i, k(row, col));
+          if (row + 1 == mm) ground(i, k(row, col));
+        }
+      }
+      break;
+    }
+    case sparse_family::poisson_3d: {
+      rows.resize(static_cast<std::size_t>(mm * mm * mm));
+      for (std::int64_t z = 0; z < mm; ++z) {
+        for (std::int64_t y = 0; y < mm; ++y) {
+          for (std::int64_t x = 0; x < mm; ++x) {
+            const std::int64_t i = (z * mm + y) * mm + x;
+            rows[i][i] += 0.0;
+            if (x + 1 < mm) link(i, i + 1, 1.0);
+            if (y + 1 < mm) link(i, i + mm, 1.0);
+            if (z + 1 < mm) link(i, i + mm * mm, 1.0);
+            ground(i,
+                   static_cast<double>((x == 0) + (x + 1 == mm) + (y == 0) + (y + 1 == mm) + (z == 0) + (z + 1 == mm)));
+          }
+        }
+      }
+      break;
+    }
+    case sparse_family::random_laplacian: {
+      const std::int64_t n = mm * mm;
+      rows.resize(static_cast<std::size_t>(n));
+      std::mt19937 generator(seed);
+      std::uniform_int_distribution<std::int64_t> node(0, n - 1);
+      std::uniform_real_distribution<double> weight(0.1, 1.0);
+      for (std::int64_t i = 0; i < n; ++i) {
+        ground(i, 0.05);
+        for (int e = 0; e < 2 && n > 1; ++e) {
+          const std::int64_t j = node(generator);
+          if (j != i) link(i, j, weight(generator));
+        }
+      }
+      break;
+    }
+  }
+  return assemble<T, Index, Offset>(static_cast<std::int64_t>(rows.size()), rows);
+}
+
+// y = A x in double.
+template <class T, class Index, class Offset>
+std::vector<double> host_apply(const host_csr_matrix<T, Index, Offset>& a, const std::vector<double>& x) {
+  std::vector<double> y(static_cast<std::size_t>(a.rows), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = static_cast<std::int64_t>(a.row_offsets[i]); k < static_cast<std::int64_t>(a.row_offsets[i + 1]); ++k)
+      y[i] += static_cast<double>(a.values[k]) * x[static_cast<std::size_t>(a.columns[k])];
+  return y;
+}
+
+struct sparse_cg_result {
+  int iterations = 0;
+  bool converged = false;
+  std::vector<double> x;
+};
+
+// CG in double from x0, stopping at ||r|| / ||b|| <= tolerance or max_iterations (the recurrence ksync runs).
+template <class T, class Index, class Offset>
+sparse_cg_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b_in,
+                                const std::vector<T>& x0, double tolerance, int max_iterations) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  const std::vector<double> b(b_in.begin(), b_in.end());
+  sparse_cg_result out;
+  out.x.assign(x0.begin(), x0.end());
+  const auto dot = [n](const std::vector<double>& u, const std::vector<double>& v) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      sum += u[i] * v[i];
+    return sum;
+  };
+  std::vector<double> r = host_apply(a, out.x);
+  for (std::size_t i = 0; i < n; ++i)
+    r[i] = b[i] - r[i];
+  std::vector<double> p(n, 0.0);
+  double rho = dot(r, r);
+  const double b_norm = std::sqrt(dot(b, b));
+  double beta = 0;
+  while (std::sqrt(rho) / b_norm > tolerance && out.iterations < max_iterations) {
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = r[i] + beta * p[i];
+    const std::vector<double> ap = host_apply(a, p);
+    const double alpha = rho / dot(p, ap);
+    for (std::size_t i = 0; i < n; ++i) {
+      out.x[i] += alpha * p[i];
+      r[i] -= alpha * ap[i];
+    }
+    const double rho_next = dot(r, r);
+    beta = rho_next / rho;
+    rho = rho_next;
+    ++out.iterations;
+  }
+  out.converged = std::sqrt(rho) / b_norm <= tolerance;
+  return out;
+}
+
+// ||b - A x|| / ||b|| in double.
+template <class T, class Index, class Offset>
+double sparse_true_residual(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b,
+                            const std::vector<T>& x) {
+  const std::vector<double> ax = host_apply(a, std::vector<double>(x.begin(), x.end()));
+  double residual = 0;
+  double scale = 0;
+  for (std::size_t i = 0; i < ax.size(); ++i) {
+    const double r = static_cast<double>(b[i]) - ax[i];
+    residual += r * r;
+    scale += static_cast<double>(b[i]) * static_cast<double>(b[i]);
+  }
+  return std::sqrt(residual / scale);
+}
+
+}  // namespace ksync::test
