@@ -2,6 +2,7 @@
 // Entry point of the portable benchmark suites (Kokkos' default execution space). Exits 1 when a row failed
 // its result check (checks.hpp).
 #include "portable.hpp"
+#include "sparse.hpp"  // take_matrix_flag
 
 #include <ksync/config.hpp>
 #if KSYNC_HAS_KOKKOS_KERNELS
@@ -14,7 +15,8 @@
 int main(int argc, char** argv) {
   const Kokkos::ScopeGuard kokkos(argc, argv);
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
-  ksync::bench::register_families_of_both_halves(smoke);
+  const std::string matrix_file = ksync::bench::take_matrix_flag(argc, argv);  // cg_csr rows on a Matrix Market file
+  ksync::bench::register_families_of_both_halves(smoke, matrix_file);
   return ksync::bench::run_registered(argc, argv, "ksync_portable_bench", [] {
     benchmark::AddCustomContext("kokkos_version", std::to_string(KOKKOS_VERSION));
     benchmark::AddCustomContext("kokkos_execution_space", ksync::bench::Exec::name());

@@ -2,6 +2,7 @@
 // Entry point of the native benchmark suites. Exits 77 (CTest: skipped) when no GPU is visible, 1 when a
 // row failed its result check (checks.hpp).
 #include "../common.hpp"
+#include "../sparse.hpp"  // take_matrix_flag
 
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
@@ -13,6 +14,7 @@
 
 int main(int argc, char** argv) {
   const bool smoke = ksync::bench::take_smoke_flag(argc, argv);
+  const std::string matrix_file = ksync::bench::take_matrix_flag(argc, argv);  // cg_csr rows on a Matrix Market file
   switch (ksync::cuda::gpu_presence_here(1)) {
     case ksync::cuda::gpu_presence::run:
       break;
@@ -27,7 +29,7 @@ int main(int argc, char** argv) {
                    ksync::cuda::driver_listed_gpu_count());
       return 1;
   }
-  ksync::bench::register_families_of_both_halves(smoke);
+  ksync::bench::register_families_of_both_halves(smoke, matrix_file);
   ksync::bench::register_concurrency_benchmarks(smoke);
   ksync::bench::register_node_benchmarks(smoke);
   return ksync::bench::run_registered(argc, argv, "ksync_native_bench", [] {

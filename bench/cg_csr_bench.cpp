@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Conjugate gradients on assembled sparse matrices (CSR, double, 32-bit indices; bench/sparse.hpp): every
+// portable form of ksync::cg on a ksync::csr_matrix, beside the CG a Kokkos application writes for a CSR
+// matrix (a parallel_for over the rows for A p, blocking parallel_reduce dots into host scalars:
+// `kokkos_host_scalars`). Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE +
+// cuBLAS anchor are in bench/cuda_native/cg_csr_bench.cu.
+#include "portable.hpp"
+#include "sparse.hpp"
+
+#include <ksync/cg.hpp>
+#include <ksync/csr_matrix.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using ksync::cg_form;
+using ksync::bench::Exec;
+using Vector = Kokkos::View<double*>;
+using Matrix = ksync::csr_matrix<double>;
+using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+struct FillRightHandSide {
+  Vector b;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { b(i) = ksync::bench::pattern_value(i); }
+};
+
+// The baseline's steps, one kernel each, as a Kokkos code writes CG on its own CSR matrix.
+struct Direction {
+  Vector r, p;
+  double beta;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { p(i) = r(i) + beta * p(i); }
+};
+struct Apply {
+  Kokkos::View<const int*> row_offsets, columns;
+  Kokkos::View<const double*> values, p;
+  Vector ap;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    double sum = 0;
+    for (int k = row_offsets(i); k < row_offsets(i + 1); ++k)
+      sum += values(k) * p(columns(k));
+    ap(i) = sum;
+  }
+};
+struct Dot {
+  Vector u, v;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += u(i) * v(i); }
+};
+struct Update {
+  Vector x, r, p, ap;
+  double alpha;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    x(i) += alpha * p(i);
+    r(i) -= alpha * ap(i);
+  }
+};
+struct ResidualSquares {
+  Matrix a;
+  Vector b, x;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, double& residual, double& scale) const {
+    const double r = b(i) - a(x, i);
+    residual += r * r;
+    scale += b(i) * b(i);
+  }
+};
+
+struct problem {
+  problem(const Exec& exec, const ksync::host_csr_matrix<double, std::int32_t>& host)
+      : a(exec, host),
+        b(Kokkos::view_alloc(exec, "ksync::bench::b"), host.rows),
+        x(Kokkos::view_alloc(exec, "ksync::bench::x"), host.rows) {
+    Kokkos::parallel_for("ksync::bench::fill", Policy(exec, 0, host.rows), FillRightHandSide{.b = b});
+  }
+  Matrix a;
+  Vector b, x;
+  [[nodiscard]] std::int64_t n() const { return a.rows(); }
+  [[nodiscard]] double true_residual(const Exec& exec) const {
+    double residual = 0;
+    double scale = 0;
+    Kokkos::parallel_reduce("ksync::bench::true_residual", Policy(exec, 0, n()),
+                            ResidualSquares{.a = a, .b = b, .x = x}, residual, scale);
+    return std::sqrt(residual / scale);
+  }
+};
+
+template <class Solve>
+void time_solves(benchmark::State& state, Solve&& solve) {
+  (void)solve();  // warm-up, untimed: allocations, graphs, module loading
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)solve();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+}
+
+void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::int32_t>& host, int iterations,
+            bool fused) {
+  ksync::bench::record_cg(state, state.range(0), iterations, fused);
+  state.counters["unknowns"] = static_cast<double>(host.rows);
+  state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(host, fused);
+}
+
+void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
+  const Exec exec;
+  const auto host = matrix.load(state.range(0));
+  problem p(exec, host);
+  const std::int64_t n = p.n();
+  const Vector r("r", n), d("p", n), ad("ap", n);
+  double recurrence = 0;
+  int ran = 0;
+  time_solves(state, [&] {
+    Kokkos::deep_copy(exec, p.x, 0.0);
+    Kokkos::deep_copy(exec, d, 0.0);
+    Kokkos::deep_copy(exec, r, p.b);
+    double rho = 0;
+    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho);
+    const double b_norm = std::sqrt(rho);
+    double beta = 0;
+    ran = 0;
+    for (int k = 0; k < iterations && std::sqrt(rho) / b_norm > matrix.tolerance(); ++k, ++ran) {
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::direction", Policy(exec, 0, n),
+                           Direction{.r = r, .p = d, .beta = beta});
+      Kokkos::parallel_for(
+          "ksync::bench::kokkos_cg::apply", Policy(exec, 0, n),
+          Apply{.row_offsets = p.a.row_offsets(), .columns = p.a.columns(), .values = p.a.values(), .p = d, .ap = ad});
+      double d_ad = 0;
+      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = d, .v = ad}, d_ad);
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::update", Policy(exec, 0, n),
+                           Update{.x = p.x, .r = r, .p = d, .ap = ad, .alpha = rho / d_ad});
+      double rho_next = 0;
+      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho_next);
+      beta = rho_next / rho;
+      rho = rho_next;
+    }
+    return recurrence = std::sqrt(rho) / b_norm;
+  });
+  ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, p.true_residual(exec));
+  record(state, host, ran, false);
+}
+
+void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, cg_form form, int iterations) {
+  const Exec exec;
+  const auto host = matrix.load(state.range(0));
+  problem p(exec, host);
+  ksync::cg_solver<Exec, double> solver(exec, p.n());
+  ksync::cg_options options;
+  options.tolerance = matrix.tolerance();
+  options.max_iterations = iterations;
+  ksync::cg_result result;
+  time_solves(state, [&] {
+    Kokkos::deep_copy(exec, p.x, 0.0);
+    return result = solver.solve(exec, p.a, p.b, p.x, form, options);
+  });
+  ksync::bench::check_cg_solve(state, result.iterations, matrix.file.empty() ? iterations : result.iterations,
+                               result.relative_residual, p.true_residual(exec));
+  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars);
+}
+
+}  // namespace
+
+void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& matrix_file) {
+  const int iterations = cg_iterations(smoke);
+  constexpr bool host = ksync::runs_on_host<Exec>;
+  for (const auto& matrix_case : cg_csr_cases(matrix_file)) {
+    const std::string matrix = matrix_case.name();
+    for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
+      add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case,
+                iterations);
+    for (const auto form : ksync::all_cg_forms) {
+      if (ksync::is_native(form)) continue;  // bench/cuda_native/cg_csr_bench.cu times those
+      for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
+        add_timed("portable/cg_csr/" + matrix + "/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg,
+                  matrix_case, form, iterations);
+    }
+  }
+}

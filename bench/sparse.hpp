@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The assembled matrices of the sparse CG rows (cg_csr): the 2-D 5-point and 3-D 7-point Poisson operators
+// in CSR with 32-bit indices, as applications assemble them, the sizes they run at, and the bytes an
+// iteration moves.
+#pragma once
+
+#include <ksync/csr.hpp>
+#include <ksync/matrix_market.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace ksync::bench {
+
+// The 2-D Poisson matrix on m x m unknowns (dims = 2) or the 3-D one on m^3 (dims = 3): 2·dims on the
+// diagonal, -1 for each neighbour on the grid (zero Dirichlet boundary), columns in increasing order.
+inline ksync::host_csr_matrix<double, std::int32_t> poisson_csr(int dims, std::int64_t m) {
+  ksync::host_csr_matrix<double, std::int32_t> a;
+  const std::int64_t plane = m * m;
+  const std::int64_t n = dims == 2 ? plane : plane * m;
+  a.rows = n;
+  a.cols = n;
+  a.row_offsets.reserve(static_cast<std::size_t>(n) + 1);
+  a.columns.reserve(static_cast<std::size_t>(n) * (2 * dims + 1));
+  a.values.reserve(static_cast<std::size_t>(n) * (2 * dims + 1));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t x = i % m;
+    const std::int64_t y = (i / m) % m;
+    const std::int64_t z = i / plane;
+    const auto add = [&](std::int64_t column, double value) {
+      a.columns.push_back(static_cast<std::int32_t>(column));
+      a.values.push_back(value);
+    };
+    if (dims == 3 && z > 0) add(i - plane, -1.0);
+    if (y > 0) add(i - m, -1.0);
+    if (x > 0) add(i - 1, -1.0);
+    add(i, 2.0 * dims);
+    if (x + 1 < m) add(i + 1, -1.0);
+    if (y + 1 < m) add(i + m, -1.0);
+    if (dims == 3 && z + 1 < m) add(i + plane, -1.0);
+    a.row_offsets.push_back(static_cast<std::int32_t>(a.columns.size()));
+  }
+  return a;
+}
+
+// The sizes: 2-D m = 64 ... 4096 (smoke 16, 32), 3-D m = 16 ... 256 (about the same unknowns; smoke 6, 10).
+// Host backends stop a step earlier, as the stencil rows do (common.hpp, cg_grid_sizes).
+inline std::vector<std::int64_t> cg_csr_sizes(int dims, bool smoke, bool host_backend = false) {
+  if (dims == 2) {
+    if (smoke) return {16, 32};
+    if (host_backend) return {64, 256, 1024};
+    return {64, 256, 1024, 4096};
+  }
+  if (smoke) return {6, 10};
+  if (host_backend) return {16, 40, 100};
+  return {16, 40, 100, 256};
+}
+
+// Bytes an iteration moves in double: the matrix once (values and 32-bit columns, 32-bit offsets) and the
+// vector passes of the stencil rows (common.hpp: 10 fused, 14 unfused), each vector read or written once.
+inline double cg_csr_bytes_per_iteration(const ksync::host_csr_matrix<double, std::int32_t>& a, bool fused) {
+  const auto n = static_cast<double>(a.rows);
+  const double matrix = 12.0 * static_cast<double>(a.nnz()) + 4.0 * (n + 1);
+  return matrix + (fused ? 10.0 : 14.0) * 8.0 * n;
+}
+
+// What a cg_csr row solves: the generated Poisson matrix of `dims` dimensions at the row's m, a fixed number
+// of iterations (the tolerance out of reach); or the Matrix Market file given as --ksync_matrix=FILE (the
+// row's m is then 0), solved to ||r|| / ||b|| <= 1e-10 or the iterations, whichever comes first, each row
+// dividing its time by the iterations it ran (a small matrix converges long before them).
+struct csr_case {
+  int dims = 2;
+  std::string file;
+  [[nodiscard]] std::string name() const { return file.empty() ? (dims == 2 ? "poisson_2d" : "poisson_3d") : "file"; }
+  [[nodiscard]] double tolerance() const { return file.empty() ? 1e-30 : 1e-10; }
+  [[nodiscard]] ksync::host_csr_matrix<double, std::int32_t> load(std::int64_t m) const {
+    return file.empty() ? poisson_csr(dims, m) : ksync::read_matrix_market<double>(file);
+  }
+};
+
+// The file of --ksync_matrix=FILE (taken out of argv, as --ksync_smoke is), or "" without one.
+inline std::string take_matrix_flag(int& argc, char** argv) {
+  constexpr const char* flag = "--ksync_matrix=";
+  std::string file;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], flag, std::strlen(flag)) == 0) {
+      file = argv[i] + std::strlen(flag);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  return file;
+}
+
+// The cases the cg_csr rows run: the 2-D and 3-D Poisson matrices, and the file when one is given.
+inline std::vector<csr_case> cg_csr_cases(const std::string& file) {
+  std::vector<csr_case> cases{{.dims = 2, .file = {}}, {.dims = 3, .file = {}}};
+  if (!file.empty()) cases.push_back({.dims = 0, .file = file});
+  return cases;
+}
+inline std::vector<std::int64_t> cg_csr_sizes(const csr_case& c, bool smoke, bool host_backend = false) {
+  return c.file.empty() ? cg_csr_sizes(c.dims, smoke, host_backend) : std::vector<std::int64_t>{0};
+}
+
+}  // namespace ksync::bench
