@@ -66,14 +66,28 @@ inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
   return detail::id_named(cg_form_rows, name, "ksync::cg_form_from_string", "form");
 }
 
-// When CG stops: the relative residual ||r|| / ||b|| is at most `tolerance`, or `max_iterations` iterations
-// have run. The forms that keep their scalars on the device decide on the device and the host looks every
-// `check_every` iterations (work enqueued past convergence returns at once, leaving x as it was).
+// Preconditioning. none: classic CG. jacobi: PCG with M = diag(A) (the operator gives its diagonal as
+// op.diagonal(i): ksync::poisson_2d, ksync::csr_matrix and ksync::cuda::csr_matrix do), z = M^-1 r formed
+// where it is read, so an iteration moves one more vector (M^-1's) and keeps the same number of reductions.
+// With jacobi the stopping test and the reported residuals are in the M^-1 norm, as PETSc's CG does by
+// default: sqrt(r . M^-1 r) / sqrt(b . M^-1 b). A diagonal entry that is zero, negative or not finite is
+// refused at the start (cg_refusal), x left as it was.
+enum class cg_preconditioner { none, jacobi };
+
+constexpr std::string_view to_string(cg_preconditioner preconditioner) noexcept {
+  constexpr std::string_view names[] = {"none", "jacobi"};
+  return detail::name_in(names, preconditioner);
+}
+
+// When CG stops: the relative residual ||r|| / ||b|| (with jacobi: in the M^-1 norm) is at most `tolerance`,
+// or `max_iterations` iterations have run. The forms that keep their scalars on the device decide on the device and the
+// host looks every `check_every` iterations (work enqueued past convergence returns at once, leaving x as it was).
 struct cg_options {
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int check_every = 16;         // device_scalars, fused, the graph forms: iterations between two host looks
   bool record_history = false;  // fill cg_result::residual_history (kept on the device, copied once at the end)
+  cg_preconditioner preconditioner = cg_preconditioner::none;
 };
 
 struct cg_result {
@@ -94,15 +108,21 @@ inline void check_cg_options(const char* where, const cg_options& options) {
   check_argument(options.max_iterations >= 1, where, "options.max_iterations = ", options.max_iterations,
                  " must be at least 1");
   check_argument(options.check_every >= 1, where, "options.check_every = ", options.check_every, " must be at least 1");
+  check_argument(
+      options.preconditioner == cg_preconditioner::none || options.preconditioner == cg_preconditioner::jacobi, where,
+      "options.preconditioner = ", static_cast<int>(options.preconditioner),
+      " is not a cg_preconditioner (none, jacobi)");
 }
 
 // The state every device-side form keeps where its kernels read it: the scalars of the recurrence and the
 // stopping decision. Plain data (both halves' kernels read and write it; the host reads a copy).
+// With jacobi every r.r below is r . M^-1 r, and b.b is b . M^-1 b.
 template <class T>
 struct cg_scalars {
   T rho = 0;          // r.r of the current residual
   T rho_next = 0;     // r.r after the update (the second dot's result)
-  T p_ap = 0;         // p.Ap (the first dot's result)
+  T p_ap = 0;         // p.Ap (the first dot's result); before the start's test, with jacobi, the sum of M^-1's
+                      // entries (NaN where one is unusable: cg_refusal): the state has no room for it apart
   T beta = 0;         // the next direction's weight, rho_next / rho of the last step (0 before the first)
   T b_norm = 0;       // ||b||, the residual's scale
   int iteration = 0;  // iterations completed
@@ -114,7 +134,8 @@ struct cg_scalars {
 // Why the start refused a problem: the two sums it computes anyway (b.b and r.r for r = b - A x) are not
 // finite. NaN or Inf in b (or entries whose squares overflow T) make b.b so; NaN or Inf in the initial x,
 // or an A x that overflows, make r.r so. Nothing else is read, so the check costs no pass of its own.
-enum cg_refusal : int { cg_accepted = 0, cg_b_not_finite = 1, cg_x_not_finite = 2 };
+// With jacobi the start also sums M^-1's entries, each NaN where diag(A) is zero, negative or not finite.
+enum cg_refusal : int { cg_accepted = 0, cg_b_not_finite = 1, cg_x_not_finite = 2, cg_diagonal_not_positive = 3 };
 
 // Finite without <cmath>'s classification, the same in host and device code: x - x is 0 for every finite
 // x and NaN for NaN and both infinities.
@@ -125,10 +146,15 @@ KSYNC_HOST_DEVICE constexpr bool cg_finite(T value) {
 
 // The scalar steps of CG, written once for both halves' kernels (and the host, for host_scalars).
 
-// After rho = r.r and rho_next = b.b of the start: the residual's scale and the first test.
+// After rho = r.r and rho_next = b.b of the start (and, preconditioned, the sum of M^-1's entries in p_ap): the
+// residual's scale and the first test.
 template <class T>
-KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history) {
-  s.refused = !cg_finite(s.rho_next) ? cg_b_not_finite : !cg_finite(s.rho) ? cg_x_not_finite : cg_accepted;
+KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history, bool preconditioned = false) {
+  s.refused = preconditioned && !cg_finite(s.p_ap) ? cg_diagonal_not_positive
+              : !cg_finite(s.rho_next)             ? cg_b_not_finite
+              : !cg_finite(s.rho)                  ? cg_x_not_finite
+                                                   : cg_accepted;
+  s.p_ap = 0;
   if (s.refused != cg_accepted) {  // nothing runs: every later step sees done
     s.iteration = 0;
     s.done = 1;
@@ -203,6 +229,7 @@ struct cg_graph_key {
   int max_iterations = 0;
   int iterations = 0;
   std::uint32_t shape = 0;
+  const void* inverse_diagonal = nullptr;  // jacobi's M^-1 (null: none)
   friend bool operator==(const cg_graph_key&, const cg_graph_key&) = default;
 };
 
@@ -219,6 +246,9 @@ void check_cg_apart(const char* where, const T* b, std::size_t b_count, const T*
 // Throws std::invalid_argument, naming `where` and the argument, when the start refused the problem.
 template <class T>
 void check_cg_refusal(const char* where, const cg_scalars<T>& s) {
+  check_argument(s.refused != cg_diagonal_not_positive, where,
+                 "options.preconditioner = jacobi needs a positive, finite diagonal; the operator's has an entry "
+                 "that is zero, negative or not finite; x was left as it was");
   check_argument(s.refused != cg_b_not_finite, where,
                  "b holds NaN or Inf, or entries whose squares overflow (b.b = ", static_cast<double>(s.rho_next),
                  "); x was left as it was");

@@ -42,6 +42,16 @@ KSYNC_HOST_DEVICE T csr_row_apply(const Offset* row_offsets, const Index* column
   return sum;
 }
 
+// A(i, i): the sum of row i's entries in column i, 0 where there is none.
+template <class T, class Offset, class Index>
+KSYNC_HOST_DEVICE T csr_diagonal(const Offset* row_offsets, const Index* columns, const T* values, std::int64_t i) {
+  T sum = 0;
+  const Offset end = row_offsets[i + 1];
+  for (Offset k = row_offsets[i]; k < end; ++k)
+    if (static_cast<std::int64_t>(columns[k]) == i) sum += values[k];
+  return sum;
+}
+
 // What the structural check found at a row (the smallest code wins at the first faulty row).
 enum csr_fault : int {
   csr_sound = 0,

@@ -6,6 +6,7 @@
 
 #include <ksync/detail/host_device.hpp>
 
+#include <cmath>  // NAN
 #include <cstdint>
 
 namespace ksync {
@@ -39,13 +40,25 @@ struct array_entries {
   const T* data;
   KSYNC_HOST_DEVICE T operator()(std::int64_t j) const { return data[j]; }
 };
+// With Jacobi preconditioning the direction is M^-1 r + beta p (inverse_diagonal: M^-1's entries; null for
+// none).
 template <class T>
 struct direction_entries {
   const T* r;
   const T* p;
   T beta;
-  KSYNC_HOST_DEVICE T operator()(std::int64_t j) const { return r[j] + beta * p[j]; }
+  const T* inverse_diagonal = nullptr;
+  KSYNC_HOST_DEVICE T operator()(std::int64_t j) const {
+    return (inverse_diagonal == nullptr ? r[j] : r[j] * inverse_diagonal[j]) + beta * p[j];
+  }
 };
+
+// M^-1's entry for a diagonal entry d of A: 1 / d, or NaN where d is zero, negative or not finite (the start
+// sums these entries and refuses a NaN sum).
+template <class T>
+KSYNC_HOST_DEVICE T jacobi_inverse(T d) {
+  return d > T(0) && d - d == T(0) ? T(1) / d : static_cast<T>(NAN);
+}
 
 // Row i = row * m + col of the 2-D Poisson operator applied to v, where v(j) gives entry j (a View, a raw
 // array's accessor, or a vector formed on the fly such as r + beta p). m * m < 2^31 (callers check).

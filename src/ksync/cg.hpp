@@ -26,6 +26,9 @@
 //   apply:  op.extent() and op.apply(exec, x, y), enqueuing y = A x on exec for rank-1 Views (x const).
 //           host_scalars and device_scalars run it; fused and kokkos_graph need rows (they form the
 //           direction on the fly where A reads it) and throw std::invalid_argument.
+// Preconditioning: options.preconditioner = cg_preconditioner::jacobi runs PCG with M = diag(A) in every form
+// (ksync/cg_types.hpp says how it tests convergence); the operator gives its diagonal as op.diagonal(i)
+// (poisson_2d and csr_matrix do).
 // Kernels are labelled "ksync::cg::<step>".
 #pragma once
 
@@ -52,6 +55,7 @@ struct poisson_2d {
     using T = std::remove_cvref_t<decltype(v(i))>;
     return poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i));
   }
+  KOKKOS_FUNCTION constexpr double diagonal(std::int64_t /*i*/) const { return 4.0; }
   friend constexpr bool operator==(const poisson_2d&, const poisson_2d&) = default;
 };
 
@@ -166,7 +170,14 @@ class cg_solver {
                            "form = ", to_string(form),
                            " forms the direction where the operator reads it and needs an operator given by its rows; "
                            "an apply operator runs host_scalars and device_scalars");
+    constexpr bool has_diagonal = detail::cg::diagonal_operator<Operator>;
+    const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
+    detail::check_argument(!jacobi || has_diagonal, where,
+                           "options.preconditioner = jacobi needs the operator's diagonal as op.diagonal(i), which "
+                           "this operator does not give");
     detail::cg::order_behind_last_solve(*buffers_, exec);  // before anything it holds is replaced or reset
+    if (jacobi && buffers_->inverse_diagonal.extent(0) != static_cast<std::size_t>(n_))
+      buffers_->inverse_diagonal = vector(Kokkos::view_alloc(exec, "ksync::cg::inverse_diagonal"), n_);
     if (options.record_history && buffers_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
       buffers_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
                                                               static_cast<std::size_t>(options.max_iterations) + 1);
@@ -179,7 +190,8 @@ class cg_solver {
         .options = options,
         .buffers = buffers_.get(),
         .history = options.record_history ? buffers_->history.data() : nullptr,
-        .host_history = &host_history};
+        .host_history = &host_history,
+        .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr};
     detail::cg_scalars<T> state;
     detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
     return detail::cg::finish(run, state);

@@ -117,6 +117,11 @@ class csr_matrix {
     return detail::csr_row_apply<T>(row_offsets_.data(), columns_.data(), values_.data(), v, i);
   }
 
+  // A(i, i): the sum of row i's entries in column i (0 where there is none).
+  KOKKOS_FUNCTION T diagonal(std::int64_t i) const {
+    return detail::csr_diagonal<T>(row_offsets_.data(), columns_.data(), values_.data(), i);
+  }
+
   const offsets_view& row_offsets() const { return row_offsets_; }
   const columns_view& columns() const { return columns_; }
   const values_view& values() const { return values_; }

@@ -159,18 +159,32 @@ struct sparse_cg_result {
   std::vector<double> x;
 };
 
-// CG in double from x0, stopping at ||r|| / ||b|| <= tolerance or max_iterations (the recurrence ksync runs).
+// M^-1 = 1 / diag(A) of Jacobi preconditioning, in double.
+template <class T, class Index, class Offset>
+std::vector<double> host_inverse_diagonal(const host_csr_matrix<T, Index, Offset>& a) {
+  std::vector<double> inverse(static_cast<std::size_t>(a.rows), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = static_cast<std::int64_t>(a.row_offsets[i]); k < static_cast<std::int64_t>(a.row_offsets[i + 1]); ++k)
+      if (static_cast<std::int64_t>(a.columns[k]) == i) inverse[i] += static_cast<double>(a.values[k]);
+  for (auto& entry : inverse)
+    entry = 1.0 / entry;
+  return inverse;
+}
+
+// CG in double from x0, stopping at ||r|| / ||b|| <= tolerance or max_iterations (the recurrence ksync runs);
+// with jacobi, PCG with M = diag(A), the test in the M^-1 norm (cg_preconditioner, ksync/cg_types.hpp).
 template <class T, class Index, class Offset>
 sparse_cg_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b_in,
-                                const std::vector<T>& x0, double tolerance, int max_iterations) {
+                                const std::vector<T>& x0, double tolerance, int max_iterations, bool jacobi = false) {
   const auto n = static_cast<std::size_t>(a.rows);
   const std::vector<double> b(b_in.begin(), b_in.end());
   sparse_cg_result out;
   out.x.assign(x0.begin(), x0.end());
-  const auto dot = [n](const std::vector<double>& u, const std::vector<double>& v) {
+  const std::vector<double> weight = jacobi ? host_inverse_diagonal(a) : std::vector<double>(n, 1.0);
+  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {  // u . M^-1 v
     double sum = 0;
     for (std::size_t i = 0; i < n; ++i)
-      sum += u[i] * v[i];
+      sum += u[i] * v[i] * weight[i];
     return sum;
   };
   std::vector<double> r = host_apply(a, out.x);
@@ -182,9 +196,12 @@ sparse_cg_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, cons
   double beta = 0;
   while (std::sqrt(rho) / b_norm > tolerance && out.iterations < max_iterations) {
     for (std::size_t i = 0; i < n; ++i)
-      p[i] = r[i] + beta * p[i];
+      p[i] = r[i] * weight[i] + beta * p[i];
     const std::vector<double> ap = host_apply(a, p);
-    const double alpha = rho / dot(p, ap);
+    double p_ap = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      p_ap += p[i] * ap[i];
+    const double alpha = rho / p_ap;
     for (std::size_t i = 0; i < n; ++i) {
       out.x[i] += alpha * p[i];
       r[i] -= alpha * ap[i];
@@ -198,17 +215,18 @@ sparse_cg_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, cons
   return out;
 }
 
-// ||b - A x|| / ||b|| in double.
+// ||b - A x|| / ||b|| in double (with jacobi: in the M^-1 norm).
 template <class T, class Index, class Offset>
 double sparse_true_residual(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b,
-                            const std::vector<T>& x) {
+                            const std::vector<T>& x, bool jacobi = false) {
   const std::vector<double> ax = host_apply(a, std::vector<double>(x.begin(), x.end()));
+  const std::vector<double> weight = jacobi ? host_inverse_diagonal(a) : std::vector<double>(ax.size(), 1.0);
   double residual = 0;
   double scale = 0;
   for (std::size_t i = 0; i < ax.size(); ++i) {
     const double r = static_cast<double>(b[i]) - ax[i];
-    residual += r * r;
-    scale += static_cast<double>(b[i]) * static_cast<double>(b[i]);
+    residual += r * r * weight[i];
+    scale += static_cast<double>(b[i]) * static_cast<double>(b[i]) * weight[i];
   }
   return std::sqrt(residual / scale);
 }

@@ -167,6 +167,9 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
     KSYNC_CUDA_CHECK(
         cudaMemsetAsync(buffers_->history.data(), 0xFF, buffers_->history.size() * sizeof(double), stream));
   }
+  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
+  if (jacobi && buffers_->inverse_diagonal.size() != static_cast<std::size_t>(n_))
+    buffers_->inverse_diagonal = device_buffer<T>(static_cast<std::size_t>(n_), where);
   std::vector<double> host_history;
   const detail::cg_run<T, Operator> run{.stream = stream,
                                         .op = op,
@@ -177,6 +180,7 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
                                         .buffers = buffers_.get(),
                                         .blocks = blocks,
                                         .history = options.record_history ? buffers_->history.data() : nullptr,
+                                        .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr,
                                         .host_history = &host_history};
   // This stream waits for the batches the previous solve left queued, on whatever stream it ran (a no-op
   // before the first solve): they must see that solve's state, not this one's.

@@ -53,13 +53,15 @@ std::vector<T> right_hand_side(std::int64_t n, unsigned int seed) {
 
 template <class T, class Index, class Offset>
 void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form,
-                   const ksync::cuda::cg_tuning& tuning = {}) {
+                   const ksync::cuda::cg_tuning& tuning = {},
+                   ksync::cg_preconditioner preconditioner = ksync::cg_preconditioner::none) {
+  const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
   const device_matrix<T, Index, Offset> matrix(host);
   const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
   const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
   const auto b_host = right_hand_side<T>(host.rows, 13u);
   const std::vector<T> zero(b_host.size(), T(0));
-  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations);
+  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
   ASSERT_TRUE(reference.converged);
   const ksync::cuda::device_buffer<T> b(b_host);
   ksync::cuda::device_buffer<T> x(zero);
@@ -67,12 +69,13 @@ void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form
   options.tolerance = tolerance;
   options.max_iterations = max_iterations;
   options.check_every = 4;
+  options.preconditioner = preconditioner;
   const auto result = ksync::cuda::cg(cudaStreamPerThread, matrix.a, b.data(), x.data(), form, options, tuning);
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
   EXPECT_TRUE(result.converged);
   // As in the portable test: a few iterations' drift in float on the worse-conditioned families.
   EXPECT_NEAR(result.iterations, reference.iterations, sizeof(T) == sizeof(float) ? 3 + reference.iterations / 10 : 1);
-  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host()),
+  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host(), jacobi),
             (sizeof(T) == sizeof(float) ? 100.0 : 10.0) * tolerance);
 }
 
@@ -92,6 +95,48 @@ TYPED_TEST(CsrCgGpu, EveryNativeFormSolvesEveryFamily) {
         expect_solves(host, form);
       }
     }
+  }
+}
+
+// Jacobi PCG against the host PCG; the persistent forms on two grid shapes too.
+TYPED_TEST(CsrCgGpu, JacobiPreconditionedSolvesEveryFamily) {
+  using T = TypeParam;
+  for (const auto family : ksync::test::all_sparse_families) {
+    for (const int m : {2, 7, 16}) {
+      if (!ksync::test::cg_grid_enabled(m) || (family == sparse_family::poisson_3d && m == 16)) continue;
+      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
+      for (const auto form : native_forms) {
+        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
+                     std::string(ksync::to_string(form)));
+        expect_solves(host, form, {}, ksync::cg_preconditioner::jacobi);
+      }
+    }
+  }
+  const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::variable_2d, 12);
+  for (const auto form : {cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+    expect_solves(host, form, {.elements_per_thread = 64, .blocks_per_multiprocessor = 1},
+                  ksync::cg_preconditioner::jacobi);
+}
+
+// A zero diagonal entry under Jacobi: refused at the start of every form, x left as it was.
+TEST(CsrCgGpu, JacobiRefusesAZeroDiagonal) {
+  KSYNC_REQUIRE_GPU();
+  auto host = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 4);
+  for (auto k = host.row_offsets[5]; k < host.row_offsets[6]; ++k)
+    if (host.columns[k] == 5) host.values[k] = 0.0;
+  const device_matrix<double, std::int32_t, std::int32_t> matrix(host);
+  const auto guess = right_hand_side<double>(16, 8u);
+  const ksync::cuda::device_buffer<double> b(right_hand_side<double>(16, 9u));
+  ksync::cg_options options;
+  options.preconditioner = ksync::cg_preconditioner::jacobi;
+  for (const auto form : native_forms) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cuda::device_buffer<double> x(guess);
+    EXPECT_TRUE(ksync::test::refuses(
+        [&] { (void)ksync::cuda::cg(cudaStreamPerThread, matrix.a, b.data(), x.data(), form, options); },
+        "ksync::cuda::cg: options.preconditioner = jacobi needs a positive, finite diagonal"));
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    EXPECT_EQ(x.to_host(), guess);
   }
 }
 

@@ -68,6 +68,11 @@ class csr_matrix {
     return ksync::detail::csr_row_apply<T>(row_offsets_, columns_, values_, v, i);
   }
 
+  // A(i, i): the sum of row i's entries in column i (0 where there is none).
+  KSYNC_HOST_DEVICE T diagonal(std::int64_t i) const {
+    return ksync::detail::csr_diagonal<T>(row_offsets_, columns_, values_, i);
+  }
+
   // The same arrays and extents: what a captured CUDA graph keys on.
   friend bool operator==(const csr_matrix&, const csr_matrix&) = default;
 

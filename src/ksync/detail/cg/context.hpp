@@ -8,6 +8,7 @@
 #include <ksync/detail/captured_value.hpp>
 #include <ksync/detail/cg/kernels.hpp>
 #include <ksync/detail/native_bridge.hpp>
+#include <ksync/parallel_reduce.hpp>
 #include <ksync/reduce.hpp>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ struct cg_buffers {
   using memory_space = typename ExecutionSpace::memory_space;
   using vector = Kokkos::View<T*, memory_space>;
   vector r, p0, p1, ap;
+  vector inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
   state_view<T, memory_space> state;
   Kokkos::View<double*, memory_space> history;
   // Where the posted states land where there is no mailbox (host backends, Kokkos without ksync's native
@@ -70,6 +72,7 @@ struct cg_run {
   cg_buffers<ExecutionSpace, T>* buffers;
   double* history;                    // device-side history, null unless options.record_history
   std::vector<double>* host_history;  // forms that test on the host record here instead
+  const T* inverse_diagonal;          // Jacobi's M^-1 (buffers->inverse_diagonal), null without a preconditioner
 
   [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(x.extent(0)); }
   [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }
@@ -78,6 +81,14 @@ struct cg_run {
     return scalar_slot<T, memory_space>(&(buffers->state.data()->*field));
   }
   [[nodiscard]] int per_batch() const { return std::min(options.check_every, options.max_iterations); }
+
+  // v . M^-1 v (v . v without a preconditioner) into `result`: a rank-0 View (asynchronous) or a host scalar
+  // (blocking).
+  template <class Result>
+  void weighted_sum(const T* v, Result&& result) const {
+    ksync::parallel_reduce("ksync::cg::dot", exec, n(), weighted_square<T>{v, inverse_diagonal},
+                           std::forward<Result>(result));
+  }
 
   // Enqueues an unfused step (kernels.hpp: next_direction, apply_rows, update) over [0, n): one index per
   // work item on GPU backends, one contiguous chunk per work item on host backends.
@@ -93,10 +104,17 @@ struct cg_run {
   }
 };
 
-// r = b - A x, p = 0, rho = r.r, ||b|| and the first test: enqueued on exec, nothing waited for.
+// r = b - A x, p = 0, rho = r.r, ||b|| and the first test (with Jacobi: M^-1 first, and the sums in its
+// norm): enqueued on exec, nothing waited for.
 template <class ExecutionSpace, class T, class Operator>
 void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
   auto& buffers = *run.buffers;
+  if constexpr (diagonal_operator<Operator>) {
+    if (run.inverse_diagonal != nullptr)
+      Kokkos::parallel_for(
+          "ksync::cg::inverse_diagonal", run.all(),
+          inverse_diagonal<T, typename ExecutionSpace::memory_space, Operator>{run.op, buffers.inverse_diagonal});
+  }
   if constexpr (row_operator<Operator, typename cg_run<ExecutionSpace, T, Operator>::vector>) {
     Kokkos::parallel_for("ksync::cg::start", run.all(),
                          residual<Operator, typename cg_buffers<ExecutionSpace, T>::vector>{run.op, run.b, run.x,
@@ -107,11 +125,18 @@ void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
                          residual_from_product<typename cg_buffers<ExecutionSpace, T>::vector>{run.b, buffers.ap,
                                                                                                buffers.r, buffers.p0});
   }
-  ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
-  ksync::dot(run.exec, run.b, run.b, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
-  Kokkos::parallel_for(
-      "ksync::cg::start", run.one(),
-      start<T, typename ExecutionSpace::memory_space>{buffers.state, run.options.tolerance, run.history});
+  if (run.inverse_diagonal == nullptr) {
+    ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
+    ksync::dot(run.exec, run.b, run.b, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
+  } else {
+    run.weighted_sum(buffers.r.data(), run.slot(&cg_scalars<T>::rho));
+    run.weighted_sum(run.b.data(), run.slot(&cg_scalars<T>::rho_next));
+    ksync::parallel_reduce("ksync::cg::start", run.exec, run.n(), entry_sum<T>{run.inverse_diagonal},
+                           run.slot(&cg_scalars<T>::p_ap));
+  }
+  Kokkos::parallel_for("ksync::cg::start", run.one(),
+                       start<T, typename ExecutionSpace::memory_space>{buffers.state, run.options.tolerance,
+                                                                       run.history, run.inverse_diagonal != nullptr});
 }
 
 // The host's look at the state: post() now, wait() later. On Kokkos::Cuda with ksync's native half the

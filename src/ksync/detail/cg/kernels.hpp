@@ -88,7 +88,39 @@ struct start {
   state_view<T, MemorySpace> state;
   double tolerance;
   double* history;
-  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const { cg_start(state(), tolerance, history); }
+  bool preconditioned;
+  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const {
+    cg_start(state(), tolerance, history, preconditioned);
+  }
+};
+
+// --- Jacobi preconditioning (cg_options::preconditioner) ---
+
+// An operator that gives its diagonal: op.diagonal(i) is A(i, i).
+template <class Operator>
+concept diagonal_operator = requires(const Operator& op, std::int64_t i) { op.diagonal(i); };
+
+// M^-1 = 1 / diag(A), NaN where an entry is unusable (jacobi_inverse, ksync/stencil.hpp).
+template <class T, class MemorySpace, class Operator>
+struct inverse_diagonal {
+  Operator op;
+  Kokkos::View<T*, MemorySpace> inverse;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { inverse(i) = jacobi_inverse(static_cast<T>(op.diagonal(i))); }
+};
+
+// The terms of v . M^-1 v (weight = M^-1's entries; null: v . v), and of the sum of the weights.
+template <class T>
+struct weighted_square {
+  const T* v;
+  const T* weight;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const {
+    sum += weight == nullptr ? v[i] * v[i] : v[i] * v[i] * weight[i];
+  }
+};
+template <class T>
+struct entry_sum {
+  const T* v;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const { sum += v[i]; }
 };
 
 // --- the unfused steps (host_scalars, device_scalars) ---
@@ -104,16 +136,19 @@ struct scalar_from {
 // Each unfused step gives body(s): what it does at index i once the state s was read, a lambda over raw
 // pointers. by_index and by_chunk (below) run it; run_step (context.hpp) picks one per backend.
 
-// p = r + beta p.
+// p = M^-1 r + beta p (M^-1 = I without a preconditioner).
 template <class T, class MemorySpace>
 struct next_direction {
   state_view<T, MemorySpace> state;
   scalar_from<T, MemorySpace> beta;
   Kokkos::View<const T*, MemorySpace> r;
   Kokkos::View<T*, MemorySpace> p;
+  const T* inverse_diagonal;  // null: none
   KOKKOS_FUNCTION auto body(const cg_scalars<T>& s) const {
     const T b = beta.on_device ? s.beta : beta.value;
-    return [b, r_in = r.data(), p_io = p.data()](std::int64_t i) { p_io[i] = r_in[i] + b * p_io[i]; };
+    return [next = direction_entries<T>{r.data(), p.data(), b, inverse_diagonal}, p_io = p.data()](std::int64_t i) {
+      p_io[i] = next(i);
+    };
   }
 };
 
@@ -251,11 +286,12 @@ struct direction_apply {
   Kokkos::View<T*, MemorySpace> p1;
   Kokkos::View<T*, MemorySpace> ap;
   lane_split split;
+  const T* inverse_diagonal;  // null: none
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
     const bool odd = s.iteration % 2 != 0;
-    const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta};
+    const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta, inverse_diagonal};
     T* const p_new = odd ? p0.data() : p1.data();
     T* const ap_out = ap.data();
     T lane_sum = 0;  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator
@@ -279,6 +315,7 @@ struct new_direction {
   Kokkos::View<T*, MemorySpace> p0;
   Kokkos::View<T*, MemorySpace> p1;
   lane_split split;
+  const T* inverse_diagonal;  // null: none
   KOKKOS_FUNCTION void operator()(std::int64_t lane) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
@@ -287,7 +324,12 @@ struct new_direction {
     const T* const p_old = odd ? p1.data() : p0.data();
     T* const p_new = odd ? p0.data() : p1.data();
     const T beta = s.beta;
-    split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
+    if (inverse_diagonal == nullptr) {
+      split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
+    } else {
+      const T* const w = inverse_diagonal;
+      split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] * w[i] + beta * p_old[i]; });
+    }
   }
 };
 
@@ -314,7 +356,7 @@ struct apply_dot {
   }
 };
 
-// x += alpha p_new, r -= alpha Ap, summing the new r . r.
+// x += alpha p_new, r -= alpha Ap, summing the new r . r (r . M^-1 r with a preconditioner).
 template <class T, class MemorySpace>
 struct update_residual {
   state_view<T, MemorySpace> state;
@@ -324,6 +366,7 @@ struct update_residual {
   Kokkos::View<T*, MemorySpace> x;
   Kokkos::View<T*, MemorySpace> r;
   lane_split split;
+  const T* inverse_diagonal;  // null: none
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
@@ -332,12 +375,24 @@ struct update_residual {
     T* const x_out = x.data();
     T* const r_out = r.data();
     const T alpha = s.rho / s.p_ap;
-    fold_lane(split, lane, sum, [&](std::int64_t i) {
+    const auto step = [&](std::int64_t i) {
       x_out[i] += alpha * p_new[i];
       const T r_i = r_out[i] - alpha * ap_in[i];
       r_out[i] = r_i;
-      return r_i * r_i;
-    });
+      return r_i;
+    };
+    if (inverse_diagonal == nullptr) {
+      fold_lane(split, lane, sum, [&](std::int64_t i) {
+        const T r_i = step(i);
+        return r_i * r_i;
+      });
+    } else {
+      const T* const w = inverse_diagonal;
+      fold_lane(split, lane, sum, [&](std::int64_t i) {
+        const T r_i = step(i);
+        return r_i * r_i * w[i];
+      });
+    }
   }
 };
 

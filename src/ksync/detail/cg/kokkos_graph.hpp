@@ -25,7 +25,8 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
                            .tolerance = run.options.tolerance,
                            .max_iterations = run.options.max_iterations,
                            .iterations = run.per_batch(),
-                           .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id())};
+                           .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id()),
+                           .inverse_diagonal = run.inverse_diagonal};
     if (buffers.graph && buffers.built == key && buffers.built_operator.holds(run.op)) return;
     buffers.graph.reset();  // the old graph goes first
     buffers.built_operator = {};

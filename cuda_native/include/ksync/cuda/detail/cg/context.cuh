@@ -9,6 +9,7 @@
 #include <ksync/cuda/detail/cg/kernels.cuh>
 #include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/device/parallel_reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
@@ -33,6 +34,7 @@ struct cg_buffers {
   int device = 0;
   unsigned int partial_slots = 0;  // 2 x the resident blocks of the device: the persistent kernels use two sets
   device_buffer<T> r, p0, p1, ap, partials;
+  device_buffer<T> inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
   device_buffer<cg_scalars<T>> state;
   device_buffer<unsigned int> ticket;
   device_buffer<spin_barrier_state> barrier;
@@ -65,29 +67,51 @@ struct cg_run {
   cg_options options;
   cg_tuning tuning;
   cg_buffers<T>* buffers;
-  unsigned int blocks;  // of the step kernels: enough for elements_per_thread, at most the partial slots / 2
-  double* history;      // device memory; null unless options.record_history
+  unsigned int blocks;        // of the step kernels: enough for elements_per_thread, at most the partial slots / 2
+  double* history;            // device memory; null unless options.record_history
+  const T* inverse_diagonal;  // Jacobi's M^-1 (buffers->inverse_diagonal); null without a preconditioner
   // The forms that test on the host (host_scalars) record the history here instead, and finish() keeps it.
   std::vector<double>* host_history;
 
   [[nodiscard]] std::int64_t n() const { return buffers->n; }
   [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
-    return {x, buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(), buffers->n};
+    return {x,          buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(),
+            buffers->n, inverse_diagonal};
   }
   [[nodiscard]] cg_scalars<T>* state() const { return buffers->state.data(); }
 };
 
+// v . M^-1 v into *result (device memory, asynchronous) or result (a host scalar, blocking), preconditioned.
+template <class T, class Operator, class Result>
+void weighted_sum(const cg_run<T, Operator>& run, const T* v, Result&& result) {
+  parallel_reduce(run.stream, run.n(), cg_kernels::weighted_square<T>{v, run.inverse_diagonal},
+                  std::forward<Result>(result), reduce_strategy::last_block);
+}
+
 // r = b - A x, p = 0 (every form's first direction is then r + 0 p = r), rho = r.r, ||b||, and the first
-// test: enqueued, nothing waited for.
+// test (with Jacobi: M^-1 first, and the sums in its norm): enqueued, nothing waited for.
 template <class T, class Operator>
 void enqueue_start(const cg_run<T, Operator>& run) {
   const auto n = static_cast<std::size_t>(run.n());
+  if (run.inverse_diagonal != nullptr) {
+    cg_kernels::inverse_diagonal_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
+        run.op, run.buffers->inverse_diagonal.data(), run.buffers->n);
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg inverse_diagonal_kernel");
+  }
   cg_kernels::residual_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
       run.op, run.b, run.x, run.buffers->r.data(), run.buffers->p0.data(), run.buffers->n);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg residual_kernel");
-  dot(run.stream, run.buffers->r.data(), run.buffers->r.data(), n, reduce_strategy::last_block, &run.state()->rho);
-  dot(run.stream, run.b, run.b, n, reduce_strategy::last_block, &run.state()->rho_next);
-  cg_kernels::start_kernel<T><<<1, 1, 0, run.stream>>>(run.state(), run.options.tolerance, run.history);
+  if (run.inverse_diagonal == nullptr) {
+    dot(run.stream, run.buffers->r.data(), run.buffers->r.data(), n, reduce_strategy::last_block, &run.state()->rho);
+    dot(run.stream, run.b, run.b, n, reduce_strategy::last_block, &run.state()->rho_next);
+  } else {
+    weighted_sum(run, static_cast<const T*>(run.buffers->r.data()), &run.state()->rho);
+    weighted_sum(run, run.b, &run.state()->rho_next);
+    parallel_reduce(run.stream, run.n(), cg_kernels::entry_sum<T>{run.inverse_diagonal}, &run.state()->p_ap,
+                    reduce_strategy::last_block);
+  }
+  cg_kernels::start_kernel<T>
+      <<<1, 1, 0, run.stream>>>(run.state(), run.options.tolerance, run.history, run.inverse_diagonal != nullptr);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg start_kernel");
 }
 

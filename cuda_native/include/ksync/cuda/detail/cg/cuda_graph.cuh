@@ -21,7 +21,8 @@ struct cuda_graph : ksync::detail::implements<cg_form::cuda_graph> {
                                           .tolerance = run.options.tolerance,
                                           .max_iterations = run.options.max_iterations,
                                           .iterations = iterations,
-                                          .shape = run.blocks};
+                                          .shape = run.blocks,
+                                          .inverse_diagonal = run.inverse_diagonal};
     if (buffers.graph != nullptr && buffers.captured == key && buffers.captured_operator.holds(run.op)) return;
     destroy_graph(buffers.graph);
     buffers.captured_operator = {};  // nothing captured until the capture below succeeds

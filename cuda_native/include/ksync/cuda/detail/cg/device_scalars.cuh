@@ -22,8 +22,8 @@ struct device_scalars : ksync::detail::implements<cg_form::device_scalars> {
     T* r = run.buffers->r.data();
     T* ap = run.buffers->ap.data();
     const auto iterate = [&] {
-      direction_kernel<T>
-          <<<run.blocks, block_size, 0, run.stream>>>(state, {&state->beta, nullptr, 0}, r, p, static_cast<int>(n));
+      direction_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(state, {&state->beta, nullptr, 0}, r, p,
+                                                                     static_cast<int>(n), run.inverse_diagonal);
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_kernel");
       apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(state, run.op, p, ap, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg apply_kernel");
@@ -32,8 +32,12 @@ struct device_scalars : ksync::detail::implements<cg_form::device_scalars> {
       update_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(state, {&state->rho, &state->p_ap, 0}, p, ap, run.x,
                                                                   r, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg update_kernel");
-      dot(run.stream, static_cast<const T*>(r), static_cast<const T*>(r), n, reduce_strategy::last_block,
-          &state->rho_next);
+      if (run.inverse_diagonal == nullptr) {
+        dot(run.stream, static_cast<const T*>(r), static_cast<const T*>(r), n, reduce_strategy::last_block,
+            &state->rho_next);
+      } else {
+        weighted_sum(run, static_cast<const T*>(r), &state->rho_next);
+      }
       advance_kernel<T><<<1, 1, 0, run.stream>>>(state, run.options.tolerance, run.options.max_iterations, run.history);
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg advance_kernel");
     };

@@ -27,7 +27,7 @@ struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
     double* history = run.history != nullptr ? run.host_history->data() : nullptr;
     while (s.done == 0) {
       direction_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), {nullptr, nullptr, s.beta}, r, p,
-                                                                     static_cast<int>(n));
+                                                                     static_cast<int>(n), run.inverse_diagonal);
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_kernel");
       apply_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), run.op, p, ap, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg apply_kernel");
@@ -35,7 +35,12 @@ struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
       update_kernel<T><<<run.blocks, block_size, 0, run.stream>>>(run.state(), {nullptr, nullptr, s.rho / s.p_ap}, p,
                                                                   ap, run.x, r, static_cast<int>(n));
       KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg update_kernel");
-      s.rho_next = dot(run.stream, static_cast<const T*>(r), static_cast<const T*>(r), n, reduce_strategy::last_block);
+      if (run.inverse_diagonal == nullptr) {
+        s.rho_next =
+            dot(run.stream, static_cast<const T*>(r), static_cast<const T*>(r), n, reduce_strategy::last_block);
+      } else {
+        weighted_sum(run, static_cast<const T*>(r), s.rho_next);
+      }
       ksync::detail::cg_advance(s, run.options.tolerance, run.options.max_iterations, history);  // on the host
     }
     if (history != nullptr) run.host_history->resize(static_cast<std::size_t>(s.iteration) + 1);

@@ -45,6 +45,7 @@ struct poisson_rows {
     using T = decltype(v(i));
     return poisson_2d_apply<T>(v, m, i);
   }
+  [[nodiscard]] __host__ __device__ double diagonal(std::int64_t /*i*/) const { return 4.0; }
   friend bool operator==(const poisson_rows&, const poisson_rows&) = default;
 };
 
@@ -59,13 +60,36 @@ __global__ void residual_kernel(Operator op, const T* b, const T* x, T* r, T* p,
   }
 }
 
-// After r . r (s.rho) and b . b (s.rho_next) landed: the residual scale and the first test.
+// After r . r (s.rho) and b . b (s.rho_next) landed (preconditioned: in the M^-1 norm, with the sum of M^-1's
+// entries): the residual scale and the first test.
 template <class T>
-__global__ void start_kernel(cg_scalars<T>* state, double tolerance, double* history) {
+__global__ void start_kernel(cg_scalars<T>* state, double tolerance, double* history, bool preconditioned) {
   cg_scalars<T> s = *state;
-  ksync::detail::cg_start(s, tolerance, history);
+  ksync::detail::cg_start(s, tolerance, history, preconditioned);
   *state = s;
 }
+
+// --- Jacobi preconditioning (cg_options::preconditioner) ---
+
+// M^-1 = 1 / diag(A), NaN where an entry is unusable (jacobi_inverse, ksync/stencil.hpp). Data bound: n rows.
+template <class T, class Operator>
+__global__ void inverse_diagonal_kernel(Operator op, T* inverse, int n) {
+  for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
+    inverse[i] = jacobi_inverse(static_cast<T>(op.diagonal(i)));
+}
+
+// The terms of v . M^-1 v (weight: M^-1's entries), and of the sum of the weights (ksync::cuda::parallel_reduce).
+template <class T>
+struct weighted_square {
+  const T* v;
+  const T* weight;
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i] * v[i] * weight[i]; }
+};
+template <class T>
+struct entry_sum {
+  const T* v;
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i]; }
+};
 
 // --- the unfused steps (host_scalars, device_scalars): one pass per vector operation ---
 
@@ -100,13 +124,14 @@ __global__ void update_kernel(const cg_scalars<T>* state, scalar_source<T> alpha
   }
 }
 
-// p = r + beta p.
+// p = M^-1 r + beta p (inverse_diagonal: M^-1's entries; null without a preconditioner).
 template <class T>
-__global__ void direction_kernel(const cg_scalars<T>* state, scalar_source<T> beta, const T* r, T* p, int n) {
+__global__ void direction_kernel(const cg_scalars<T>* state, scalar_source<T> beta, const T* r, T* p, int n,
+                                 const T* inverse_diagonal) {
   if (state->done != 0) return;
-  const T bt = beta.get();
+  const direction_entries<T> next{r, p, beta.get(), inverse_diagonal};
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
-    p[i] = r[i] + bt * p[i];
+    p[i] = next(i);
 }
 
 template <class T>
@@ -127,6 +152,7 @@ struct cg_vectors {
   T* p_odd;
   T* ap;
   int n;
+  const T* inverse_diagonal;  // Jacobi's M^-1; null without a preconditioner
   // The buffers are picked by a conditional, never by indexing an array with the iteration: a by-value
   // struct indexed at run time is copied to local memory, a local load per phase (docs/solvers.md).
   __device__ T* direction(int iteration) const { return iteration % 2 == 0 ? p_even : p_odd; }
@@ -138,7 +164,7 @@ template <class T, class Operator>
 __device__ T direction_apply_phase(const Operator& op, const cg_vectors<T>& v, const cg_scalars<T>& s) {
   const T* p_old = v.direction(s.iteration);
   T* p_new = v.next_direction(s.iteration);
-  const direction_entries<T> next{v.r, p_old, s.beta};
+  const direction_entries<T> next{v.r, p_old, s.beta, v.inverse_diagonal};
   const int n = v.n;
   T sum = 0;
   for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
@@ -151,7 +177,8 @@ __device__ T direction_apply_phase(const Operator& op, const cg_vectors<T>& v, c
   return sum;
 }
 
-// Phase B: x += alpha p_new, r -= alpha Ap (alpha = rho / p.Ap); this thread's share of the new r . r.
+// Phase B: x += alpha p_new, r -= alpha Ap (alpha = rho / p.Ap); this thread's share of the new r . r
+// (r . M^-1 r with a preconditioner).
 template <class T>
 __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
   const T* p_new = v.next_direction(s.iteration);
@@ -162,7 +189,7 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
     v.x[i] += alpha * p_new[i];
     const T r_i = v.r[i] - alpha * v.ap[i];
     v.r[i] = r_i;
-    sum += r_i * r_i;
+    sum += v.inverse_diagonal == nullptr ? r_i * r_i : r_i * r_i * v.inverse_diagonal[i];
   }
   return sum;
 }
