@@ -97,10 +97,10 @@ void time_solves(benchmark::State& state, Solve&& solve) {
 }
 
 void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::int32_t>& host, int iterations,
-            bool fused) {
+            bool fused, bool jacobi = false) {
   ksync::bench::record_cg(state, state.range(0), iterations, fused);
   state.counters["unknowns"] = static_cast<double>(host.rows);
-  state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(host, fused);
+  state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(host, fused, jacobi);
 }
 
 void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
@@ -141,7 +141,8 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
   record(state, host, ran, false);
 }
 
-void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, cg_form form, int iterations) {
+void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix,
+                   ksync::cg_preconditioner preconditioner, cg_form form, int iterations) {
   const Exec exec;
   const auto host = matrix.load(state.range(0));
   problem p(exec, host);
@@ -149,6 +150,7 @@ void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix
   ksync::cg_options options;
   options.tolerance = matrix.tolerance();
   options.max_iterations = iterations;
+  options.preconditioner = preconditioner;
   ksync::cg_result result;
   time_solves(state, [&] {
     Kokkos::deep_copy(exec, p.x, 0.0);
@@ -156,7 +158,8 @@ void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix
   });
   ksync::bench::check_cg_solve(state, result.iterations, matrix.file.empty() ? iterations : result.iterations,
                                result.relative_residual, p.true_residual(exec));
-  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars);
+  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars,
+         preconditioner == ksync::cg_preconditioner::jacobi);
 }
 
 }  // namespace
@@ -169,11 +172,14 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
       add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case,
                 iterations);
-    for (const auto form : ksync::all_cg_forms) {
-      if (ksync::is_native(form)) continue;  // bench/cuda_native/cg_csr_bench.cu times those
-      for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
-        add_timed("portable/cg_csr/" + matrix + "/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg,
-                  matrix_case, form, iterations);
+    for (const auto preconditioner : cg_csr_preconditioners(matrix_case)) {
+      for (const auto form : ksync::all_cg_forms) {
+        if (ksync::is_native(form)) continue;  // bench/cuda_native/cg_csr_bench.cu times those
+        for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
+          add_timed("portable/cg_csr/" + cg_csr_prefix(matrix_case, preconditioner) +
+                        std::string(ksync::to_string(form)) + "/double",
+                    m, time_ksync_cg, matrix_case, preconditioner, form, iterations);
+      }
     }
   }
 }

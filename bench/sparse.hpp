@@ -4,6 +4,7 @@
 // iteration moves.
 #pragma once
 
+#include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
 #include <ksync/matrix_market.hpp>
 
@@ -61,11 +62,13 @@ inline std::vector<std::int64_t> cg_csr_sizes(int dims, bool smoke, bool host_ba
 }
 
 // Bytes an iteration moves in double: the matrix once (values and 32-bit columns, 32-bit offsets) and the
-// vector passes of the stencil rows (common.hpp: 10 fused, 14 unfused), each vector read or written once.
-inline double cg_csr_bytes_per_iteration(const ksync::host_csr_matrix<double, std::int32_t>& a, bool fused) {
+// vector passes of the stencil rows (common.hpp: 10 fused, 14 unfused), each vector read or written once;
+// Jacobi PCG reads M^-1 twice more (where the direction is formed and where r . M^-1 r is summed).
+inline double cg_csr_bytes_per_iteration(const ksync::host_csr_matrix<double, std::int32_t>& a, bool fused,
+                                         bool jacobi = false) {
   const auto n = static_cast<double>(a.rows);
   const double matrix = 12.0 * static_cast<double>(a.nnz()) + 4.0 * (n + 1);
-  return matrix + (fused ? 10.0 : 14.0) * 8.0 * n;
+  return matrix + ((fused ? 10.0 : 14.0) + (jacobi ? 2.0 : 0.0)) * 8.0 * n;
 }
 
 // What a cg_csr row solves: the generated Poisson matrix of `dims` dimensions at the row's m, a fixed number
@@ -106,6 +109,17 @@ inline std::vector<csr_case> cg_csr_cases(const std::string& file) {
 }
 inline std::vector<std::int64_t> cg_csr_sizes(const csr_case& c, bool smoke, bool host_backend = false) {
   return c.file.empty() ? cg_csr_sizes(c.dims, smoke, host_backend) : std::vector<std::int64_t>{0};
+}
+
+// The preconditioners the cg_csr rows run: none on every matrix, Jacobi on the 2-D one (its rows are named
+// .../jacobi/<form>/double; on the Poisson matrix M^-1 = I / 4 changes no iterate, so the rows time what
+// PCG adds to an iteration).
+inline std::vector<ksync::cg_preconditioner> cg_csr_preconditioners(const csr_case& c) {
+  if (c.file.empty() && c.dims == 3) return {ksync::cg_preconditioner::none};
+  return {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi};
+}
+inline std::string cg_csr_prefix(const csr_case& c, ksync::cg_preconditioner preconditioner) {
+  return c.name() + (preconditioner == ksync::cg_preconditioner::jacobi ? "/jacobi/" : "/");
 }
 
 }  // namespace ksync::bench

@@ -88,13 +88,15 @@ void time_solves(benchmark::State& state, Solve&& solve) {
   }
 }
 
-void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, cg_form form, int iterations) {
+void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::cg_preconditioner preconditioner,
+                cg_form form, int iterations) {
   const auto host = matrix.load(state.range(0));
   problem p(host);
   ksync::cuda::cg_solver<double> solver(p.a);
   ksync::cg_options options;
   options.tolerance = matrix.tolerance();
   options.max_iterations = iterations;
+  options.preconditioner = preconditioner;
   ksync::cg_result result;
   time_solves(state, [&] {
     KSYNC_CUDA_CHECK(cudaMemsetAsync(p.x.data(), 0, p.x.size() * sizeof(double), cudaStreamPerThread));
@@ -106,7 +108,8 @@ void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, c
   ksync::bench::record_cg(state, state.range(0), result.iterations, false);
   state.counters["unknowns"] = static_cast<double>(host.rows);
   state.counters["bytes_per_iteration"] =
-      ksync::bench::cg_csr_bytes_per_iteration(host, form != cg_form::host_scalars && form != cg_form::device_scalars);
+      ksync::bench::cg_csr_bytes_per_iteration(host, form != cg_form::host_scalars && form != cg_form::device_scalars,
+                                               preconditioner == ksync::cg_preconditioner::jacobi);
 }
 
 // The CG of NVIDIA's conjugateGradient sample: cusparseSpMV for A p, cublasDdot for p.Ap and r.r into host
@@ -125,16 +128,17 @@ void time_cusparse_cublas(benchmark::State& state, const ksync::bench::csr_case&
   cusparseSpMatDescr_t descriptor = nullptr;
   cusparseDnVecDescr_t vec_d = nullptr;
   cusparseDnVecDescr_t vec_ad = nullptr;
-  check_cusparse(cusparseCreateCsr(&descriptor, n, n, host.nnz(), p.row_offsets.data(), p.columns.data(), p.values.data(),
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                 "cusparseCreateCsr");
+  check_cusparse(
+      cusparseCreateCsr(&descriptor, n, n, host.nnz(), p.row_offsets.data(), p.columns.data(), p.values.data(),
+                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+      "cusparseCreateCsr");
   check_cusparse(cusparseCreateDnVec(&vec_d, n, d.data(), CUDA_R_64F), "cusparseCreateDnVec");
   check_cusparse(cusparseCreateDnVec(&vec_ad, n, ad.data(), CUDA_R_64F), "cusparseCreateDnVec");
   const double one = 1.0;
   const double zero = 0.0;
   std::size_t bytes = 0;
-  check_cusparse(cusparseSpMV_bufferSize(sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, descriptor, vec_d, &zero, vec_ad,
-                                         CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
+  check_cusparse(cusparseSpMV_bufferSize(sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, descriptor, vec_d, &zero,
+                                         vec_ad, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
                  "cusparseSpMV_bufferSize");
   const device_buffer<unsigned char> workspace(std::max<std::size_t>(bytes, 1));
   double recurrence = 0;
@@ -192,10 +196,13 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     for (const auto m : cg_csr_sizes(matrix_case, smoke))
       add_timed("native/cg_csr/" + matrix + "/cusparse_cublas/double", m, time_cusparse_cublas, matrix_case,
                 iterations);
-    for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
-      for (const auto m : cg_csr_sizes(matrix_case, smoke))
-        add_timed("native/cg_csr/" + matrix + "/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync,
-                  matrix_case, form, iterations);
+    for (const auto preconditioner : cg_csr_preconditioners(matrix_case)) {
+      for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
+        for (const auto m : cg_csr_sizes(matrix_case, smoke))
+          add_timed("native/cg_csr/" + cg_csr_prefix(matrix_case, preconditioner) +
+                        std::string(ksync::to_string(form)) + "/double",
+                    m, time_ksync, matrix_case, preconditioner, form, iterations);
+      }
     }
   }
 }
