@@ -5,6 +5,7 @@
 // iterations, timed host to host; seconds_per_iteration is a solve over its iterations. The round trip rows
 // time one blocking float sum host to host: Kokkos' own parallel_reduce into a host scalar, and ksync::reduce
 // (on Kokkos::Cuda through the mailbox). The native forms and the floors are in bench/cuda_native/cg_bench.cu.
+#include "kokkos_cg_steps.hpp"
 #include "portable.hpp"
 
 #include <ksync/cg.hpp>
@@ -19,14 +20,7 @@ namespace {
 
 using ksync::cg_form;
 using ksync::bench::Exec;
-using Vector = Kokkos::View<double*>;
-using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-
-// The pattern (checks.hpp) in double.
-struct FillRightHandSide {
-  Vector b;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { b(i) = ksync::bench::pattern_value(i); }
-};
+using namespace ksync::bench::kokkos_cg;  // the baseline's steps
 
 Vector right_hand_side(const Exec& exec, std::int64_t n) {
   const Vector b(Kokkos::view_alloc(exec, "ksync::bench::b"), n);
@@ -35,29 +29,12 @@ Vector right_hand_side(const Exec& exec, std::int64_t n) {
   return b;
 }
 
-// The baseline's kernels: what a Kokkos code writes, one parallel_for or parallel_reduce per vector step.
-struct Direction {
-  Vector r, p;
-  double beta;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { p(i) = r(i) + beta * p(i); }
-};
+// The baseline's A p (bench/kokkos_cg_steps.hpp has its other steps).
 struct Apply {
   ksync::poisson_2d op;
   Kokkos::View<const double*> p;
   Vector ap;
   KOKKOS_FUNCTION void operator()(std::int64_t i) const { ap(i) = op(p, i); }
-};
-struct Dot {
-  Vector u, v;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += u(i) * v(i); }
-};
-struct Update {
-  Vector x, r, p, ap;
-  double alpha;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    x(i) += alpha * p(i);
-    r(i) -= alpha * ap(i);
-  }
 };
 
 // `iterations` iterations of the textbook CG from x = 0 (r = b, p = 0, beta = 0); returns the relative
@@ -107,23 +84,13 @@ double true_residual(const Exec& exec, std::int64_t m, const Vector& b, const Ve
   return std::sqrt(residual / scale);
 }
 
-template <class Solve>
-void time_solves(benchmark::State& state, Solve&& solve) {
-  (void)solve();  // warm-up, untimed: allocations, graphs, module loading
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)solve();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-}
-
 void time_kokkos_cg(benchmark::State& state, int iterations) {
   const std::int64_t m = state.range(0);
   const Exec exec;
   const auto b = right_hand_side(exec, m * m);
   const Vector x("x", m * m), r("r", m * m), p("p", m * m), ap("ap", m * m);
   double recurrence = 0;
-  time_solves(state, [&] { return recurrence = kokkos_cg(exec, m, b, x, r, p, ap, iterations); });
+  ksync::bench::time_solves(state, [&] { return recurrence = kokkos_cg(exec, m, b, x, r, p, ap, iterations); });
   ksync::bench::check_cg_solve(state, iterations, iterations, recurrence, true_residual(exec, m, b, x));
   ksync::bench::record_cg(state, m, iterations, false);
 }
@@ -138,7 +105,7 @@ void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
   options.tolerance = ksync::bench::cg_unreachable_tolerance;
   options.max_iterations = iterations;
   ksync::cg_result result;
-  time_solves(state, [&] {
+  ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, x, 0.0);
     return result = solver.solve(exec, ksync::poisson_2d{m}, b, x, form, options);
   });

@@ -4,6 +4,7 @@
 // matrix (a parallel_for over the rows for A p, blocking parallel_reduce dots into host scalars:
 // `kokkos_host_scalars`). Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE +
 // cuBLAS anchor are in bench/cuda_native/cg_csr_bench.cu.
+#include "kokkos_cg_steps.hpp"
 #include "portable.hpp"
 #include "sparse.hpp"
 
@@ -19,21 +20,11 @@ namespace {
 
 using ksync::cg_form;
 using ksync::bench::Exec;
-using Vector = Kokkos::View<double*>;
+using namespace ksync::bench::kokkos_cg;  // the baseline's steps
 using Matrix = ksync::csr_matrix<double>;
-using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
-struct FillRightHandSide {
-  Vector b;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { b(i) = ksync::bench::pattern_value(i); }
-};
-
-// The baseline's steps, one kernel each, as a Kokkos code writes CG on its own CSR matrix.
-struct Direction {
-  Vector r, p;
-  double beta;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { p(i) = r(i) + beta * p(i); }
-};
+// The baseline's A p, as a Kokkos code writes it for its own CSR matrix (bench/kokkos_cg_steps.hpp has the
+// other steps).
 struct Apply {
   Kokkos::View<const int*> row_offsets, columns;
   Kokkos::View<const double*> values, p;
@@ -43,18 +34,6 @@ struct Apply {
     for (int k = row_offsets(i); k < row_offsets(i + 1); ++k)
       sum += values(k) * p(columns(k));
     ap(i) = sum;
-  }
-};
-struct Dot {
-  Vector u, v;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, double& sum) const { sum += u(i) * v(i); }
-};
-struct Update {
-  Vector x, r, p, ap;
-  double alpha;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
-    x(i) += alpha * p(i);
-    r(i) -= alpha * ap(i);
   }
 };
 struct ResidualSquares {
@@ -86,16 +65,6 @@ struct problem {
   }
 };
 
-template <class Solve>
-void time_solves(benchmark::State& state, Solve&& solve) {
-  (void)solve();  // warm-up, untimed: allocations, graphs, module loading
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)solve();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-}
-
 void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::int32_t>& host, int iterations,
             bool fused, bool jacobi = false) {
   ksync::bench::record_cg(state, state.range(0), iterations, fused);
@@ -111,7 +80,7 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
   const Vector r("r", n), d("p", n), ad("ap", n);
   double recurrence = 0;
   int ran = 0;
-  time_solves(state, [&] {
+  ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, p.x, 0.0);
     Kokkos::deep_copy(exec, d, 0.0);
     Kokkos::deep_copy(exec, r, p.b);
@@ -147,12 +116,9 @@ void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix
   const auto host = matrix.load(state.range(0));
   problem p(exec, host);
   ksync::cg_solver<Exec, double> solver(exec, p.n());
-  ksync::cg_options options;
-  options.tolerance = matrix.tolerance();
-  options.max_iterations = iterations;
-  options.preconditioner = preconditioner;
+  const ksync::cg_options options = matrix.options(iterations, preconditioner);
   ksync::cg_result result;
-  time_solves(state, [&] {
+  ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, p.x, 0.0);
     return result = solver.solve(exec, p.a, p.b, p.x, form, options);
   });

@@ -199,6 +199,18 @@ inline void check_cg_solve(benchmark::State& state, int iterations_run, int iter
                             " but ||b - A x|| / ||b|| is " + std::to_string(true_residual));
 }
 
+// Times `solve` (one blocking solve) host to host per sample, after one untimed call (allocations, graph
+// capture, module loading): the solver rows of cg_bench and cg_csr_bench.
+template <class Solve>
+void time_solves(benchmark::State& state, Solve&& solve) {
+  (void)solve();
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)solve();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+}
+
 // Host-to-host round trips (reduce_bench's round_trip rows): 2^10, 2^16 and 2^20 floats (smoke: 2^10), 50
 // blocking calls per sample.
 inline std::vector<std::int64_t> round_trip_sizes(bool smoke) {

@@ -80,6 +80,13 @@ struct csr_case {
   std::string file;
   [[nodiscard]] std::string name() const { return file.empty() ? (dims == 2 ? "poisson_2d" : "poisson_3d") : "file"; }
   [[nodiscard]] double tolerance() const { return file.empty() ? 1e-30 : 1e-10; }
+  [[nodiscard]] ksync::cg_options options(int iterations, ksync::cg_preconditioner preconditioner) const {
+    ksync::cg_options chosen;
+    chosen.tolerance = tolerance();
+    chosen.max_iterations = iterations;
+    chosen.preconditioner = preconditioner;
+    return chosen;
+  }
   [[nodiscard]] ksync::host_csr_matrix<double, std::int32_t> load(std::int64_t m) const {
     return file.empty() ? poisson_csr(dims, m) : ksync::read_matrix_market<double>(file);
   }

@@ -23,16 +23,6 @@ using exec_space = Kokkos::DefaultExecutionSpace;
 using memory_space = exec_space::memory_space;
 using ksync::test::sparse_family;
 
-template <class T>
-std::vector<T> right_hand_side(std::int64_t n, unsigned int seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<T> b(static_cast<std::size_t>(n));
-  for (auto& entry : b)
-    entry = static_cast<T>(value(generator));
-  return b;
-}
-
 // The sizes a family runs at: m^2 unknowns (m^3 for poisson_3d), the smallest ones and odd ones.
 std::vector<int> sizes_of(sparse_family family) {
   return family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6} : std::vector<int>{1, 2, 3, 7, 16};
@@ -46,7 +36,7 @@ void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form
   const ksync::csr_matrix a(exec, host);
   const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
   const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
-  const auto b_host = right_hand_side<T>(host.rows, seed);
+  const auto b_host = ksync::test::sparse_right_hand_side<T>(host.rows, seed);
   const std::vector<T> zero(b_host.size(), T(0));
   const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
   ASSERT_TRUE(reference.converged);
@@ -109,7 +99,7 @@ TEST(CsrCg, JacobiCutsIterationsWhereTheDiagonalVaries) {
   const int m = 24;
   const auto host = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, m);
   const ksync::csr_matrix a(exec, host);
-  const auto b = ksync::test::to_device(right_hand_side<double>(host.rows, 3u));
+  const auto b = ksync::test::to_device(ksync::test::sparse_right_hand_side<double>(host.rows, 3u));
   const auto iterations = [&](const auto& op, ksync::cg_preconditioner preconditioner) {
     const Kokkos::View<double*> x("x", b.extent(0));
     ksync::cg_options options;
@@ -134,8 +124,8 @@ TEST(CsrCg, JacobiRefusesABadDiagonalAndAnOperatorWithoutOne) {
   for (auto k = host.row_offsets[5]; k < host.row_offsets[6]; ++k)
     if (host.columns[k] == 5) host.values[k] = 0.0;
   const ksync::csr_matrix a(exec, host);
-  const auto guess = right_hand_side<double>(16, 8u);
-  const auto b = ksync::test::to_device(right_hand_side<double>(16, 9u));
+  const auto guess = ksync::test::sparse_right_hand_side<double>(16, 8u);
+  const auto b = ksync::test::to_device(ksync::test::sparse_right_hand_side<double>(16, 9u));
   ksync::cg_options options;
   options.preconditioner = ksync::cg_preconditioner::jacobi;
   for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
@@ -173,7 +163,7 @@ TEST(CsrCg, AKeptGraphIsRebuiltForAnotherMatrix) {
   const auto second = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, m);
   const ksync::csr_matrix a(exec, first);
   const ksync::csr_matrix c(exec, second);
-  const auto b_host = right_hand_side<double>(first.rows, 5u);
+  const auto b_host = ksync::test::sparse_right_hand_side<double>(first.rows, 5u);
   const auto b = ksync::test::to_device(b_host);
   for (const auto form : ksync::test::reachable<exec_space>(std::array{cg_form::kokkos_graph, cg_form::cuda_graph})) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));

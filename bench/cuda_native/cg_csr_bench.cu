@@ -78,27 +78,14 @@ double true_residual(const problem& p) {
   return std::sqrt(host[0] / host[1]);
 }
 
-template <class Solve>
-void time_solves(benchmark::State& state, Solve&& solve) {
-  (void)solve();  // warm-up, untimed: workspaces, graph capture, module loading
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)solve();
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-}
-
 void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::cg_preconditioner preconditioner,
                 cg_form form, int iterations) {
   const auto host = matrix.load(state.range(0));
   problem p(host);
   ksync::cuda::cg_solver<double> solver(p.a);
-  ksync::cg_options options;
-  options.tolerance = matrix.tolerance();
-  options.max_iterations = iterations;
-  options.preconditioner = preconditioner;
+  const ksync::cg_options options = matrix.options(iterations, preconditioner);
   ksync::cg_result result;
-  time_solves(state, [&] {
+  ksync::bench::time_solves(state, [&] {
     KSYNC_CUDA_CHECK(cudaMemsetAsync(p.x.data(), 0, p.x.size() * sizeof(double), cudaStreamPerThread));
     return result = solver.solve(cudaStreamPerThread, p.a, p.b.data(), p.x.data(), form, options);
   });
@@ -174,7 +161,7 @@ void time_cusparse_cublas(benchmark::State& state, const ksync::bench::csr_case&
     }
     return recurrence = std::sqrt(rho) / b_norm;
   };
-  time_solves(state, solve);
+  ksync::bench::time_solves(state, solve);
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
   ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, true_residual(p));
   ksync::bench::record_cg(state, state.range(0), ran, false);

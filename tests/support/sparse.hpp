@@ -143,6 +143,17 @@ host_csr_matrix<T, Index, Offset> generate(sparse_family family, int m, unsigned
   return assemble<T, Index, Offset>(static_cast<std::int64_t>(rows.size()), rows);
 }
 
+// A right-hand side of n values in [-1, 1], the same for a seed on every machine.
+template <class T>
+std::vector<T> sparse_right_hand_side(std::int64_t n, unsigned int seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<T> b(static_cast<std::size_t>(n));
+  for (auto& entry : b)
+    entry = static_cast<T>(value(generator));
+  return b;
+}
+
 // y = A x in double.
 template <class T, class Index, class Offset>
 std::vector<double> host_apply(const host_csr_matrix<T, Index, Offset>& a, const std::vector<double>& x) {

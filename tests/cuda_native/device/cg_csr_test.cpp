@@ -41,16 +41,6 @@ struct device_matrix {
   ksync::cuda::csr_matrix<T, Index, Offset> a;
 };
 
-template <class T>
-std::vector<T> right_hand_side(std::int64_t n, unsigned int seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<T> b(static_cast<std::size_t>(n));
-  for (auto& entry : b)
-    entry = static_cast<T>(value(generator));
-  return b;
-}
-
 template <class T, class Index, class Offset>
 void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form,
                    const ksync::cuda::cg_tuning& tuning = {},
@@ -59,7 +49,7 @@ void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form
   const device_matrix<T, Index, Offset> matrix(host);
   const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
   const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
-  const auto b_host = right_hand_side<T>(host.rows, 13u);
+  const auto b_host = ksync::test::sparse_right_hand_side<T>(host.rows, 13u);
   const std::vector<T> zero(b_host.size(), T(0));
   const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
   ASSERT_TRUE(reference.converged);
@@ -125,8 +115,8 @@ TEST(CsrCgGpu, JacobiRefusesAZeroDiagonal) {
   for (auto k = host.row_offsets[5]; k < host.row_offsets[6]; ++k)
     if (host.columns[k] == 5) host.values[k] = 0.0;
   const device_matrix<double, std::int32_t, std::int32_t> matrix(host);
-  const auto guess = right_hand_side<double>(16, 8u);
-  const ksync::cuda::device_buffer<double> b(right_hand_side<double>(16, 9u));
+  const auto guess = ksync::test::sparse_right_hand_side<double>(16, 8u);
+  const ksync::cuda::device_buffer<double> b(ksync::test::sparse_right_hand_side<double>(16, 9u));
   ksync::cg_options options;
   options.preconditioner = ksync::cg_preconditioner::jacobi;
   for (const auto form : native_forms) {
@@ -175,7 +165,7 @@ TEST(CsrCgGpu, AKeptGraphIsRebuiltForAnotherMatrix) {
   const auto second = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, m);
   const device_matrix<double, std::int32_t, std::int32_t> a(first);
   const device_matrix<double, std::int32_t, std::int32_t> c(second);
-  const auto b_host = right_hand_side<double>(first.rows, 5u);
+  const auto b_host = ksync::test::sparse_right_hand_side<double>(first.rows, 5u);
   const ksync::cuda::device_buffer<double> b(b_host);
   ksync::cuda::device_buffer<double> x(std::vector<double>(b_host.size(), 0.0));
   ksync::cuda::cg_solver<double> solver(a.a);
