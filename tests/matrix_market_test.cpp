@@ -60,6 +60,13 @@ TEST(MatrixMarket, SymmetricPatternAndIntegerFields) {
   EXPECT_EQ(s.row_offsets, (std::vector<std::int64_t>{0, 2, 4, 6}));
   EXPECT_EQ(s.columns, (std::vector<std::int64_t>{0, 1, 0, 2, 1, 2}));
   EXPECT_EQ(s.values, (std::vector<float>{2, -1, -1, -1, -1, 2}));
+  // Kokkos Kernels' size_t offsets (std::uint64_t).
+  const auto wide = read<double, std::int32_t, std::uint64_t>(
+      "%%MatrixMarket matrix coordinate real symmetric\n"
+      "2 2 2\n"
+      "1 1 2\n"
+      "2 1 -1\n");
+  EXPECT_EQ(wide.row_offsets, (std::vector<std::uint64_t>{0, 2, 3}));
   const auto p = read(
       "%%MatrixMarket MATRIX Coordinate Pattern General\n"
       "2 2 2\n"

@@ -8,7 +8,7 @@
 //
 // CSR: row i's entries are values[k] at column columns[k] for k in [row_offsets[i], row_offsets[i + 1]);
 // row_offsets has rows + 1 entries, starts at 0 and ends at the number of entries (nnz); within a row the
-// columns may come in any order and repeat (repeats add up, as Matrix Market's do not).
+// columns may come in any order and repeat (repeated entries add up wherever the matrix is applied).
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
@@ -113,6 +113,7 @@ inline void check_csr_fault(const char* where, std::int64_t first_fault, std::in
 // The checks of a matrix's extents that need no pass over its arrays.
 inline void check_csr_extents(const char* where, std::int64_t rows, std::int64_t cols, std::int64_t offsets,
                               std::int64_t nnz_columns, std::int64_t nnz_values) {
+  check_argument(rows > 0 || nnz_values == 0, where, "rows = 0 but there are ", nnz_values, " entries");
   check_argument(rows >= 0, where, "rows = ", rows, " is negative");
   check_argument(cols >= 0, where, "cols = ", cols, " is negative");
   check_argument(offsets == rows + 1, where, "row_offsets has ", offsets, " entries but rows = ", rows, " needs ",

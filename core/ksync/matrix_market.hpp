@@ -101,7 +101,7 @@ host_csr_matrix<T, Index, Offset> read_matrix_market(std::istream& in, const std
   }
   if (symmetric && rows != cols)
     lines.fail("a symmetric matrix must be square (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
-  if (cols > static_cast<std::int64_t>(std::numeric_limits<Index>::max()))
+  if (std::cmp_greater(cols, std::numeric_limits<Index>::max()))
     lines.fail(std::to_string(cols) + " columns do not fit the column index type");
 
   struct triplet {
@@ -109,7 +109,9 @@ host_csr_matrix<T, Index, Offset> read_matrix_market(std::istream& in, const std
     T value;
   };
   std::vector<triplet> read;
-  read.reserve(static_cast<std::size_t>(symmetric ? 2 * entries : entries));
+  // At most 2^24 ahead of the entries read: a size line that promises more than the file holds must end in
+  // the message below, not in bad_alloc.
+  read.reserve(static_cast<std::size_t>(std::min<std::int64_t>(symmetric ? 2 * entries : entries, 1 << 24)));
   for (std::int64_t e = 0; e < entries; ++e) {
     if (!lines.next(line))
       lines.fail("the file ends after " + std::to_string(e) + " of " + std::to_string(entries) + " entries");
@@ -130,7 +132,7 @@ host_csr_matrix<T, Index, Offset> read_matrix_market(std::istream& in, const std
     if (symmetric && i != j) read.push_back({j - 1, i - 1, static_cast<T>(value)});
   }
   if (lines.next(line)) lines.fail("more entries than the " + std::to_string(entries) + " the size line declares");
-  if (static_cast<std::int64_t>(read.size()) > static_cast<std::int64_t>(std::numeric_limits<Offset>::max()))
+  if (std::cmp_greater(read.size(), std::numeric_limits<Offset>::max()))
     lines.fail(std::to_string(read.size()) + " entries do not fit the offset type");
 
   // Counting sort by row, then each row's entries by column (stable: repeats keep the file's order).
