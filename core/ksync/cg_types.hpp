@@ -69,9 +69,9 @@ inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
 // Preconditioning. none: classic CG. jacobi: PCG with M = diag(A) (the operator gives its diagonal as
 // op.diagonal(i): ksync::poisson_2d, ksync::csr_matrix and ksync::cuda::csr_matrix do), z = M^-1 r formed
 // where it is read, so an iteration moves one more vector (M^-1's) and keeps the same number of reductions.
-// With jacobi the stopping test and the reported residuals are in the M^-1 norm, as PETSc's CG does by
-// default: sqrt(r . M^-1 r) / sqrt(b . M^-1 b). A diagonal entry that is zero, negative or not finite is
-// refused at the start (cg_refusal), x left as it was.
+// With jacobi the stopping test and the reported residuals are in the M^-1 norm, sqrt(r . M^-1 r) /
+// sqrt(b . M^-1 b) (PETSc's natural norm, -ksp_norm_type natural), which costs no sum of its own. A
+// diagonal entry that is zero, negative or not finite is refused at the start (cg_refusal), x left as it was.
 enum class cg_preconditioner { none, jacobi };
 
 constexpr std::string_view to_string(cg_preconditioner preconditioner) noexcept {
@@ -121,8 +121,8 @@ template <class T>
 struct cg_scalars {
   T rho = 0;          // r.r of the current residual
   T rho_next = 0;     // r.r after the update (the second dot's result)
-  T p_ap = 0;         // p.Ap (the first dot's result); before the start's test, with jacobi, the sum of M^-1's
-                      // entries (NaN where one is unusable: cg_refusal): the state has no room for it apart
+  T p_ap = 0;         // p.Ap (the first dot's result); before the start's test, with jacobi, the diagonal's
+                      // check (0, or NaN where an entry is unusable: cg_refusal): no room for it apart
   T beta = 0;         // the next direction's weight, rho_next / rho of the last step (0 before the first)
   T b_norm = 0;       // ||b||, the residual's scale
   int iteration = 0;  // iterations completed
@@ -134,7 +134,8 @@ struct cg_scalars {
 // Why the start refused a problem: the two sums it computes anyway (b.b and r.r for r = b - A x) are not
 // finite. NaN or Inf in b (or entries whose squares overflow T) make b.b so; NaN or Inf in the initial x,
 // or an A x that overflows, make r.r so. Nothing else is read, so the check costs no pass of its own.
-// With jacobi the start also sums M^-1's entries, each NaN where diag(A) is zero, negative or not finite.
+// With jacobi the start also sums w - w over M^-1's entries w: 0 where an entry is usable, NaN where diag(A) is
+// zero, negative or not finite (or 1 / d overflows).
 enum cg_refusal : int { cg_accepted = 0, cg_b_not_finite = 1, cg_x_not_finite = 2, cg_diagonal_not_positive = 3 };
 
 // Finite without <cmath>'s classification, the same in host and device code: x - x is 0 for every finite
@@ -146,7 +147,7 @@ KSYNC_HOST_DEVICE constexpr bool cg_finite(T value) {
 
 // The scalar steps of CG, written once for both halves' kernels (and the host, for host_scalars).
 
-// After rho = r.r and rho_next = b.b of the start (and, preconditioned, the sum of M^-1's entries in p_ap): the
+// After rho = r.r and rho_next = b.b of the start (and, preconditioned, the diagonal's check in p_ap): the
 // residual's scale and the first test.
 template <class T>
 KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history, bool preconditioned = false) {

@@ -131,7 +131,7 @@ void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
   } else {
     run.weighted_sum(buffers.r.data(), run.slot(&cg_scalars<T>::rho));
     run.weighted_sum(run.b.data(), run.slot(&cg_scalars<T>::rho_next));
-    ksync::parallel_reduce("ksync::cg::start", run.exec, run.n(), entry_sum<T>{run.inverse_diagonal},
+    ksync::parallel_reduce("ksync::cg::start", run.exec, run.n(), unusable_entries<T>{run.inverse_diagonal},
                            run.slot(&cg_scalars<T>::p_ap));
   }
   Kokkos::parallel_for("ksync::cg::start", run.one(),

@@ -108,7 +108,7 @@ struct inverse_diagonal {
   KOKKOS_FUNCTION void operator()(std::int64_t i) const { inverse(i) = jacobi_inverse(static_cast<T>(op.diagonal(i))); }
 };
 
-// The terms of v . M^-1 v (weight = M^-1's entries; null: v . v), and of the sum of the weights.
+// The terms of v . M^-1 v (weight = M^-1's entries; null: v . v), and of the diagonal's check (cg_refusal).
 template <class T>
 struct weighted_square {
   const T* v;
@@ -118,9 +118,9 @@ struct weighted_square {
   }
 };
 template <class T>
-struct entry_sum {
+struct unusable_entries {
   const T* v;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const { sum += v[i]; }
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& sum) const { sum += v[i] - v[i]; }  // 0, or NaN for NaN and Inf
 };
 
 // --- the unfused steps (host_scalars, device_scalars) ---

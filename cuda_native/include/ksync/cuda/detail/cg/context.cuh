@@ -107,7 +107,7 @@ void enqueue_start(const cg_run<T, Operator>& run) {
   } else {
     weighted_sum(run, static_cast<const T*>(run.buffers->r.data()), &run.state()->rho);
     weighted_sum(run, run.b, &run.state()->rho_next);
-    parallel_reduce(run.stream, run.n(), cg_kernels::entry_sum<T>{run.inverse_diagonal}, &run.state()->p_ap,
+    parallel_reduce(run.stream, run.n(), cg_kernels::unusable_entries<T>{run.inverse_diagonal}, &run.state()->p_ap,
                     reduce_strategy::last_block);
   }
   cg_kernels::start_kernel<T>

@@ -78,7 +78,8 @@ __global__ void inverse_diagonal_kernel(Operator op, T* inverse, int n) {
     inverse[i] = jacobi_inverse(static_cast<T>(op.diagonal(i)));
 }
 
-// The terms of v . M^-1 v (weight: M^-1's entries), and of the sum of the weights (ksync::cuda::parallel_reduce).
+// The terms of v . M^-1 v (weight: M^-1's entries), and of the diagonal's check (cg_refusal), for
+// ksync::cuda::parallel_reduce.
 template <class T>
 struct weighted_square {
   const T* v;
@@ -86,9 +87,9 @@ struct weighted_square {
   __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i] * v[i] * weight[i]; }
 };
 template <class T>
-struct entry_sum {
+struct unusable_entries {
   const T* v;
-  __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i]; }
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i] - v[i]; }  // 0, or NaN for NaN and Inf
 };
 
 // --- the unfused steps (host_scalars, device_scalars): one pass per vector operation ---
