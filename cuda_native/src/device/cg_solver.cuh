@@ -20,17 +20,24 @@ namespace detail {
 
 inline constexpr const char* where = "ksync::cuda::cg";
 
+// The kernels walk the unknowns with 32-bit grid-stride indices: the last index plus a grid's stride (about 2^20
+// threads on an H200; 2^22 leaves room for larger GPUs) must stay below 2^31.
+inline constexpr std::int64_t max_unknowns = INT32_MAX - (std::int64_t{1} << 22);
+inline constexpr std::int64_t max_m = 46295;  // the largest m with m * m <= max_unknowns
+static_assert(max_m * max_m <= max_unknowns && (max_m + 1) * (max_m + 1) > max_unknowns);
+
 inline void check_extent(std::int64_t m) {
   check_argument(m >= 1, where, "m = ", m, " must be at least 1");
-  check_argument(m <= 46340, where, "m = ", m, " gives m * m unknowns, more than 32-bit indices hold (m <= 46340)");
+  check_argument(m <= max_m, where, "m = ", m,
+                 " gives m * m unknowns, more than the kernels' 32-bit grid-stride indices hold (m <= ", max_m, ")");
 }
 
 template <class T, class Index, class Offset>
 void check_matrix_extent(const csr_matrix<T, Index, Offset>& a) {
   check_argument(a.rows() == a.cols(), where, "the matrix has ", a.rows(), " rows and ", a.cols(),
                  " columns; CG needs a square one");
-  check_argument(a.rows() >= 1 && a.rows() < (std::int64_t{1} << 31), where, "a.rows() = ", a.rows(),
-                 " is outside [1, 2^31)");
+  check_argument(a.rows() >= 1 && a.rows() <= max_unknowns, where, "a.rows() = ", a.rows(), " is outside [1, ",
+                 max_unknowns, "]: the kernels walk rows with 32-bit grid-stride indices");
 }
 
 template <class T>
@@ -95,8 +102,9 @@ inline void check_device_memory(const char* name, const void* pointer, int devic
 }  // namespace detail
 
 template <class T>
-cg_solver<T>::cg_solver(std::int64_t m) : m_(m), n_(m * m) {
-  detail::check_extent(m);
+cg_solver<T>::cg_solver(std::int64_t m) : m_(m) {
+  detail::check_extent(m);  // before m * m, which could overflow
+  n_ = m * m;
   buffers_ = detail::make_buffers<T>(n_);
 }
 

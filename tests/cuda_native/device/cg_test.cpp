@@ -165,8 +165,9 @@ TEST(CgGpuArguments, BadInputIsRefusedBeforeAnyWork) {
 TEST(CgArguments, ExtentsAreCheckedBeforeAnyAllocation) {
   const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
   EXPECT_EQ(message([] { ksync::cuda::cg_solver<float> solver(0); }), "ksync::cuda::cg: m = 0 must be at least 1");
-  EXPECT_EQ(message([] { ksync::cuda::cg_solver<float> solver(46341); }),
-            "ksync::cuda::cg: m = 46341 gives m * m unknowns, more than 32-bit indices hold (m <= 46340)");
+  EXPECT_EQ(message([] { ksync::cuda::cg_solver<float> solver(46296); }),
+            "ksync::cuda::cg: m = 46296 gives m * m unknowns, more than the kernels' 32-bit grid-stride indices hold "
+            "(m <= 46295)");
 }
 
 }  // namespace

@@ -53,11 +53,12 @@ class cg_solver {
 
  public:
   // Allocates the work vectors of an m x m problem on the current device. Throws std::invalid_argument for
-  // m < 1 or m * m >= 2^31, allocation_error (ksync/cuda/allocation.hpp) naming the bytes when the device
-  // has no room, with nothing kept.
+  // m < 1 or m > 46295 (the kernels' 32-bit grid-stride indices), allocation_error (ksync/cuda/allocation.hpp)
+  // naming the bytes when the device has no room, with nothing kept.
   explicit cg_solver(std::int64_t m);
   // Allocates the work vectors of a problem of a.rows() unknowns. Throws std::invalid_argument for a matrix
-  // that is not square or has no rows or 2^31 rows or more; allocation_error as above.
+  // that is not square, has no rows, or more rows than the kernels' 32-bit grid-stride indices hold (2^31 -
+  // 2^22 - 1); allocation_error as above.
   template <class Index, class Offset>
   explicit cg_solver(const csr_matrix<T, Index, Offset>& a);
   cg_solver(cg_solver&&) noexcept;
