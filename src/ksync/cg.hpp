@@ -61,6 +61,11 @@ struct poisson_2d {
 
 namespace detail::cg {
 
+template <class Operator>
+inline constexpr bool is_csr_matrix_v = false;
+template <class T, class Index, class MemorySpace, class Offset>
+inline constexpr bool is_csr_matrix_v<csr_matrix<T, Index, MemorySpace, Offset>> = true;
+
 // The checks every solve makes before any work: the operator's shape, the extents, the options.
 template <class ExecutionSpace, class T, class Operator>
 void check_solve(std::int64_t n, const Operator& op,
@@ -74,6 +79,9 @@ void check_solve(std::int64_t n, const Operator& op,
   check_cg_options(where, options);
   check_argument(static_cast<std::int64_t>(op.extent()) >= 1, where, "op.extent() = ", op.extent(),
                  ": the operator has no unknowns");
+  if constexpr (is_csr_matrix_v<Operator>)
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename Operator::memory_space>::accessible,
+                  "ksync::cg: exec cannot read the matrix's memory space");
   if constexpr (requires { op.cols(); })  // a matrix (ksync::csr_matrix): CG needs it square
     check_argument(static_cast<std::int64_t>(op.cols()) == static_cast<std::int64_t>(op.extent()), where,
                    "the matrix has ", op.extent(), " rows and ", op.cols(), " columns; CG needs a square one");
@@ -85,11 +93,6 @@ void check_solve(std::int64_t n, const Operator& op,
                  n, " unknowns");
   check_cg_apart(where, b.data(), b.span(), x.data(), x.span());
 }
-
-template <class Operator>
-inline constexpr bool is_csr_matrix_v = false;
-template <class T, class Index, class MemorySpace, class Offset>
-inline constexpr bool is_csr_matrix_v<csr_matrix<T, Index, MemorySpace, Offset>> = true;
 
 // Whether ksync::cuda::cg has a kernel for this operator: the built-in one, and CSR matrices whose index types
 // it compiles (bridge/cg.hpp).
