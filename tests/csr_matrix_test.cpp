@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::csr_matrix: its structural check, and ksync::cg on it in every reachable form (the native ones
 // through the bridge on Kokkos::Cuda) against the host CG in double, on every generated matrix family.
-#include "support/cg_operator.hpp"  // poisson_rows: an operator by rows without a diagonal
+#include "support/cg_operator.hpp"   // poisson_rows: an operator by rows without a diagonal
+#include "support/cg_reference.hpp"  // cg_options_with
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
 #include "support/sparse.hpp"
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -178,6 +180,32 @@ TEST(CsrCg, AKeptGraphIsRebuiltForAnotherMatrix) {
       EXPECT_TRUE(result.converged);
       const auto& host = matrix == &a ? first : second;
       EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, ksync::test::to_host(x)), 1e-8);
+    }
+  }
+}
+
+// The kept graphs capture M^-1 too: one solver and one x, the preconditioner switched between solves, each
+// solve must run as many iterations as the host (P)CG it matches.
+TEST(CsrCg, AKeptGraphIsRebuiltWhenThePreconditionerChanges) {
+  const exec_space exec;
+  const auto host = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, 12);
+  const ksync::csr_matrix a(exec, host);
+  const auto b_host = ksync::test::sparse_right_hand_side<double>(host.rows, 21u);
+  const std::vector<double> zero(b_host.size(), 0.0);
+  const auto b = ksync::test::to_device(b_host);
+  for (const auto form : ksync::test::reachable<exec_space>(std::array{cg_form::kokkos_graph, cg_form::cuda_graph})) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cg_solver<exec_space, double> solver(exec, host.rows);
+    const Kokkos::View<double*> x("x", b_host.size());
+    for (const auto preconditioner :
+         {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi, ksync::cg_preconditioner::none}) {
+      const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
+      const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, 1e-10, 2000, jacobi);
+      Kokkos::deep_copy(exec, x, 0.0);
+      auto options = ksync::test::cg_options_with(1e-10, 2000, 4);
+      options.preconditioner = preconditioner;
+      const auto result = solver.solve(exec, a, b, x, form, options);
+      EXPECT_NEAR(result.iterations, reference.iterations, 1) << "jacobi " << jacobi;
     }
   }
 }
