@@ -299,7 +299,7 @@ def write_report(folder):
     ratios.update(transform_section(rows, out))
     ratios.update(stream_tables.section(rows, out))
     suites = [str(path) for path in suite_files(folder)]
-    has_sync_rows = any("/barrier/" in name or "/jacobi/" in name for name in rows)
+    has_sync_rows = any("/barrier/" in name or sync_tables.is_jacobi_iteration_row(name) for name in rows)
     sync = printed(sync_tables.main, *suites) if has_sync_rows else None
     if sync:
         out.append("## Barriers and the persistent workload (tools/sync-tables)\n")

@@ -28,11 +28,18 @@ def barrier_rows(all_entries):
     return rows
 
 
+def is_jacobi_iteration_row(name):
+    parts = name.split("/")
+    return len(parts) > 1 and parts[1] == "jacobi"
+
+
 def jacobi_table(all_entries):
     table = {}  # form -> {n: seconds per phase}
     for entry in all_entries:
         name = entry["run_name"].removesuffix("/manual_time")
-        if "/jacobi/" not in name or entry.get("error_occurred"):
+        # The Jacobi iteration's rows are <half>/jacobi/...; the sparse CG rows' Jacobi preconditioner
+        # (.../cg_csr/<matrix>/jacobi/...) is another thing.
+        if not is_jacobi_iteration_row(name) or entry.get("error_occurred"):
             continue
         form, _, size = name.rpartition("/")
         form = form.removesuffix("/float").split("/jacobi/")[1]
