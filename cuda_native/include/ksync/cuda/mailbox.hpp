@@ -23,8 +23,8 @@
 
 namespace ksync::cuda::mailbox {
 
-// The most bytes one post carries.
-inline constexpr std::size_t capacity = 56;
+// The most bytes one post carries (a slot, with its epoch, fills two 64-byte lines).
+inline constexpr std::size_t capacity = 120;
 
 // What a post returns and a wait takes: which of the stream's posts to wait for.
 struct ticket {
