@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ksync {
@@ -66,6 +67,12 @@ inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
   return detail::id_named(cg_form_rows, name, "ksync::cg_form_from_string", "form");
 }
 
+// Whether `form` runs the pipelined recurrence: the forms whose iteration is one fused pass (fused, the graph
+// forms, the persistent forms); host_scalars and device_scalars run one pass per vector operation.
+constexpr bool runs_pipelined(cg_form form) noexcept {
+  return form != cg_form::host_scalars && form != cg_form::device_scalars;
+}
+
 // Preconditioning. none: classic CG. jacobi: PCG with M = diag(A) (the operator gives its diagonal as
 // op.diagonal(i): ksync::poisson_2d, ksync::csr_matrix and ksync::cuda::csr_matrix do), z = M^-1 r formed
 // where it is read, so an iteration moves one more vector (M^-1's) and keeps the same number of reductions.
@@ -79,23 +86,56 @@ constexpr std::string_view to_string(cg_preconditioner preconditioner) noexcept 
   return detail::name_in(names, preconditioner);
 }
 
+// How the iterates are updated.
+//   classic    the Hestenes-Stiefel recurrence: two dependent reductions an iteration (p.Ap, then r.r), so the
+//              forms that keep the grid busy need two grid-wide synchronizations an iteration;
+//   pipelined  Ghysels and Vanroose's pipelined CG (Parallel Computing 40, 2014): the same iterates in exact
+//              arithmetic, with s = A p, w = A u and z = A M^-1 s carried by recurrences, so that both sums
+//              an iteration (r . M^-1 r and w . M^-1 r) come from one reduction and one synchronization;
+//              it moves more memory (twelve vector passes an iteration against ten) and its recurrences
+//              drift from b - A x further than classic CG's near the rounding floor, so convergence is
+//              always confirmed on the true residual (check_true_residual below). Forms: fused,
+//              kokkos_graph, cuda_graph and the persistent ones; host_scalars and device_scalars refuse it.
+// docs/solvers.md measures both and says what the drift costs.
+enum class cg_recurrence { classic, pipelined };
+
+constexpr std::string_view to_string(cg_recurrence recurrence) noexcept {
+  constexpr std::string_view names[] = {"classic", "pipelined"};
+  return detail::name_in(names, recurrence);
+}
+
 // When CG stops: the relative residual ||r|| / ||b|| (with jacobi: in the M^-1 norm) is at most `tolerance`,
 // or `max_iterations` iterations have run. The forms that keep their scalars on the device decide on the device and the
 // host looks every `check_every` iterations (work enqueued past convergence returns at once, leaving x as it was).
+// r is the recurrence's residual, which drifts from b - A x near the rounding floor. With check_true_residual
+// (always with the pipelined recurrence) a solve that stopped after iterating computes b - A x from x: if the
+// recurrence had converged and b - A x is above the tolerance, CG restarts from x (r = b - A x, the first
+// direction r) with the iterations left, until the true residual meets the tolerance or max_iterations have
+// run in all; the residual reported is then always b - A x's. The check costs one product with A and two sums
+// a solve; a restart starts the Krylov space anew.
 struct cg_options {
   double tolerance = 1e-6;
   int max_iterations = 1000;
   int check_every = 16;         // device_scalars, fused, the graph forms: iterations between two host looks
   bool record_history = false;  // fill cg_result::residual_history (kept on the device, copied once at the end)
   cg_preconditioner preconditioner = cg_preconditioner::none;
+  cg_recurrence recurrence = cg_recurrence::classic;
+  bool check_true_residual = false;
+
+  // Whether a converged solve confirms itself on b - A x.
+  [[nodiscard]] constexpr bool confirms_on_true_residual() const noexcept {
+    return check_true_residual || recurrence == cg_recurrence::pipelined;
+  }
 };
 
 struct cg_result {
   int iterations = 0;              // iterations run (0 when the initial guess already met the tolerance)
-  double relative_residual = 0.0;  // ||r|| / ||b|| after the last one, from the recurrence (as CG tracks it)
+  double relative_residual = 0.0;  // ||r|| / ||b|| after the last one: from b - A x with
+                                   // cg_options::check_true_residual (or pipelined), else from the recurrence
   bool converged = false;          // relative_residual <= tolerance
+  int restarts = 0;                // times the true residual was above the tolerance and CG restarted from x
   // With record_history: the relative residual before the first iteration and after each one
-  // (iterations + 1 values).
+  // (iterations + 1 values); at a restart, the true residual replaces the recurrence's entry.
   std::vector<double> residual_history;
 };
 
@@ -112,17 +152,29 @@ inline void check_cg_options(const char* where, const cg_options& options) {
       options.preconditioner == cg_preconditioner::none || options.preconditioner == cg_preconditioner::jacobi, where,
       "options.preconditioner = ", static_cast<int>(options.preconditioner),
       " is not a cg_preconditioner (none, jacobi)");
+  check_argument(options.recurrence == cg_recurrence::classic || options.recurrence == cg_recurrence::pipelined, where,
+                 "options.recurrence = ", static_cast<int>(options.recurrence),
+                 " is not a cg_recurrence (classic, pipelined)");
+}
+
+// Throws std::invalid_argument unless `form` runs the recurrence the options ask for (runs_pipelined).
+inline void check_cg_recurrence(const char* where, cg_form form, const cg_options& options) {
+  check_argument(options.recurrence != cg_recurrence::pipelined || runs_pipelined(form), where,
+                 "options.recurrence = pipelined needs one fused pass an iteration; form = ", to_string(form),
+                 " runs one pass per vector operation (use fused, kokkos_graph, cuda_graph or a persistent form)");
 }
 
 // The state every device-side form keeps where its kernels read it: the scalars of the recurrence and the
 // stopping decision. Plain data (both halves' kernels read and write it; the host reads a copy).
 // With jacobi every r.r below is r . M^-1 r, and b.b is b . M^-1 b.
+// The pipelined recurrence's one reduction lands in rho_next and delta, which stay adjacent.
 template <class T>
 struct cg_scalars {
   T rho = 0;          // r.r of the current residual
   T rho_next = 0;     // r.r after the update (the second dot's result)
-  T p_ap = 0;         // p.Ap (the first dot's result); before the start's test, with jacobi, the diagonal's
-                      // check (0, or NaN where an entry is unusable: cg_refusal): no room for it apart
+  T delta = 0;        // pipelined: w . r after the update (w = A r carried by its recurrence)
+  T p_ap = 0;         // p.Ap (the first dot's result; pipelined: formed from delta); before the start's test, with
+                      // jacobi, the diagonal's check (0, or NaN where an entry is unusable: cg_refusal)
   T beta = 0;         // the next direction's weight, rho_next / rho of the last step (0 before the first)
   T b_norm = 0;       // ||b||, the residual's scale
   int iteration = 0;  // iterations completed
@@ -147,29 +199,37 @@ KSYNC_HOST_DEVICE constexpr bool cg_finite(T value) {
 
 // The scalar steps of CG, written once for both halves' kernels (and the host, for host_scalars).
 
+// What the start's scalar step needs beside the state.
+struct cg_start_step {
+  double tolerance = 0;
+  int max_iterations = 0;
+  int first_iteration = 0;  // iterations run before this start: 0, or where a restart (check_true_residual) begins
+  bool preconditioned = false;
+  bool pipelined = false;  // delta holds w . r for w = A r of the start: the first p.Ap
+};
+
 // After rho = r.r and rho_next = b.b of the start (and, preconditioned, the diagonal's check in p_ap): the
 // residual's scale and the first test.
 template <class T>
-KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, double tolerance, double* history, bool preconditioned = false) {
-  s.refused = preconditioned && !cg_finite(s.p_ap) ? cg_diagonal_not_positive
-              : !cg_finite(s.rho_next)             ? cg_b_not_finite
-              : !cg_finite(s.rho)                  ? cg_x_not_finite
-                                                   : cg_accepted;
-  s.p_ap = 0;
+KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, const cg_start_step& step, double* history) {
+  s.refused = step.preconditioned && !cg_finite(s.p_ap) ? cg_diagonal_not_positive
+              : !cg_finite(s.rho_next)                  ? cg_b_not_finite
+              : !cg_finite(s.rho)                       ? cg_x_not_finite
+                                                        : cg_accepted;
+  s.p_ap = step.pipelined ? s.delta : T(0);
+  s.iteration = step.first_iteration;
   if (s.refused != cg_accepted) {  // nothing runs: every later step sees done
-    s.iteration = 0;
     s.done = 1;
     s.converged = 0;
-    if (history != nullptr) history[0] = 0.0;
+    if (history != nullptr) history[step.first_iteration] = 0.0;
     return;
   }
   s.b_norm = std::sqrt(s.rho_next);
   const double relative = s.b_norm > 0 ? std::sqrt(static_cast<double>(s.rho)) / static_cast<double>(s.b_norm) : 0.0;
-  if (history != nullptr) history[0] = relative;
-  s.iteration = 0;
+  if (history != nullptr) history[step.first_iteration] = relative;
   s.beta = 0;
-  s.done = (s.b_norm == 0 || relative <= tolerance) ? 1 : 0;
-  s.converged = s.done;
+  s.converged = (s.b_norm == 0 || relative <= step.tolerance) ? 1 : 0;
+  s.done = s.converged != 0 || step.first_iteration >= step.max_iterations ? 1 : 0;
 }
 
 // After rho_next = r.r of an iteration: count it, record and test the residual, and prepare beta.
@@ -188,6 +248,17 @@ KSYNC_HOST_DEVICE void cg_advance(cg_scalars<T>& s, double tolerance, int max_it
   } else if (iteration >= max_iterations) {
     s.done = 1;
   }
+}
+
+// The pipelined recurrence's scalar step, after its one reduction left r.r in rho_next and w.r in delta:
+// cg_advance, then the next p.Ap = delta - beta^2 p.Ap (Ghysels and Vanroose's alpha = rho / (delta - beta rho /
+// alpha_old), with alpha_old = rho_old / p.Ap_old), so that every pass forms alpha = rho / p.Ap as classic
+// CG does.
+template <class T>
+KSYNC_HOST_DEVICE void cg_advance_pipelined(cg_scalars<T>& s, double tolerance, int max_iterations, double* history) {
+  const T p_ap = s.p_ap;
+  cg_advance(s, tolerance, max_iterations, history);
+  s.p_ap = s.delta - s.beta * s.beta * p_ap;
 }
 
 // The relative residual the state stands at.
@@ -231,6 +302,7 @@ struct cg_graph_key {
   int iterations = 0;
   std::uint32_t shape = 0;
   const void* inverse_diagonal = nullptr;  // jacobi's M^-1 (null: none)
+  cg_recurrence recurrence = cg_recurrence::classic;
   friend bool operator==(const cg_graph_key&, const cg_graph_key&) = default;
 };
 
@@ -256,6 +328,26 @@ void check_cg_refusal(const char* where, const cg_scalars<T>& s) {
   check_argument(s.refused != cg_x_not_finite, where,
                  "the initial x holds NaN or Inf, or A x overflows (r.r = ", static_cast<double>(s.rho),
                  " for r = b - A x); x was left as it was");
+}
+
+// A solve confirmed on the true residual (cg_options::confirms_on_true_residual), for both halves:
+// solve_from(first_iteration) runs the form from x (its start forms r = b - A x) and returns the final state;
+// while it iterated, it runs again from where it stopped, and that start's test is the true residual's: where
+// the recurrence had converged, CG goes on from x if b - A x is above the tolerance; where max_iterations ran
+// out, the start only measures b - A x (no iteration is left), so the residual reported is always the true
+// one. Returns the last state and the restarts that iterated.
+template <class SolveFrom>
+auto cg_confirm_on_true_residual(const cg_options& options, SolveFrom&& solve_from) {
+  auto s = solve_from(0);
+  int restarts = 0;
+  if (!options.confirms_on_true_residual()) return std::make_pair(s, restarts);
+  int first = 0;
+  while (s.refused == 0 && s.iteration > first) {
+    first = s.iteration;
+    s = solve_from(first);
+    if (s.iteration > first) ++restarts;
+  }
+  return std::make_pair(s, restarts);
 }
 
 // The result a final state reports (the history is each half's to add).

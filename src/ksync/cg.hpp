@@ -28,7 +28,9 @@
 //           direction on the fly where A reads it) and throw std::invalid_argument.
 // Preconditioning: options.preconditioner = cg_preconditioner::jacobi runs PCG with M = diag(A) in every form
 // (ksync/cg_types.hpp says how it tests convergence); the operator gives its diagonal as op.diagonal(i)
-// (poisson_2d and csr_matrix do).
+// (poisson_2d and csr_matrix do). options.recurrence = cg_recurrence::pipelined runs Ghysels and Vanroose's
+// pipelined CG (one reduction an iteration) in fused, kokkos_graph and the native forms but host_scalars and
+// device_scalars; options.check_true_residual confirms convergence on b - A x (ksync/cg_types.hpp).
 // Kernels are labelled "ksync::cg::<step>".
 #pragma once
 
@@ -178,9 +180,11 @@ class cg_solver {
     detail::check_argument(!jacobi || has_diagonal, where,
                            "options.preconditioner = jacobi needs the operator's diagonal as op.diagonal(i), which "
                            "this operator does not give");
+    detail::check_cg_recurrence(where, form, options);
     detail::cg::order_behind_last_solve(*buffers_, exec);  // before anything it holds is replaced or reset
     if (jacobi && buffers_->inverse_diagonal.extent(0) != static_cast<std::size_t>(n_))
       buffers_->inverse_diagonal = vector(Kokkos::view_alloc(exec, "ksync::cg::inverse_diagonal"), n_);
+    if (options.recurrence == cg_recurrence::pipelined) buffers_->make_pipelined(exec);
     if (options.record_history && buffers_->history.extent(0) < static_cast<std::size_t>(options.max_iterations) + 1)
       buffers_->history = Kokkos::View<double*, memory_space>(Kokkos::view_alloc(exec, "ksync::cg::history"),
                                                               static_cast<std::size_t>(options.max_iterations) + 1);
@@ -195,9 +199,16 @@ class cg_solver {
         .history = options.record_history ? buffers_->history.data() : nullptr,
         .host_history = &host_history,
         .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr};
-    detail::cg_scalars<T> state;
-    detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
-    return detail::cg::finish(run, state);
+    const auto [state, restarts] = detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+      auto from = run;
+      from.first_iteration = first_iteration;
+      detail::cg_scalars<T> s;
+      detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { s = Form::run(from); });
+      return s;
+    });
+    cg_result result = detail::cg::finish(run, state);
+    result.restarts = restarts;
+    return result;
   }
 
  private:

@@ -157,6 +157,7 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
   check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not a cg_form");
   check_argument(runs_in(form, strategy_half::native), where, "form = ", to_string(form),
                  " is portable (Kokkos); ksync::cuda runs ", names_of_half<cg_form>{strategy_half::native});
+  ksync::detail::check_cg_recurrence(where, form, options);
   check_argument(tuning.elements_per_thread >= 1, where, "tuning.elements_per_thread = ", tuning.elements_per_thread,
                  " must be at least 1");
   check_argument(tuning.blocks_per_multiprocessor >= 0, where,
@@ -178,6 +179,7 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
   if (jacobi && buffers_->inverse_diagonal.size() != static_cast<std::size_t>(n_))
     buffers_->inverse_diagonal = device_buffer<T>(static_cast<std::size_t>(n_), where);
+  if (options.recurrence == cg_recurrence::pipelined) buffers_->make_pipelined(where);
   std::vector<double> host_history;
   const detail::cg_run<T, Operator> run{.stream = stream,
                                         .op = op,
@@ -195,9 +197,16 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
   const event& previous = *buffers_->previous_solve_done;
   previous.make_wait(stream);
   const detail::record_when_leaving mark{previous, stream};
-  detail::cg_scalars<T> state;
-  detail::native_cg_forms::dispatch(where, form, [&]<class Form>() { state = Form::run(run); });
-  return detail::finish(run, state);
+  const auto [state, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+    auto from = run;
+    from.first_iteration = first_iteration;
+    detail::cg_scalars<T> s;
+    detail::native_cg_forms::dispatch(where, form, [&]<class Form>() { s = Form::run(from); });
+    return s;
+  });
+  cg_result result = detail::finish(run, state);
+  result.restarts = restarts;
+  return result;
 }
 
 namespace detail {

@@ -7,6 +7,7 @@
 
 #include <ksync/detail/captured_value.hpp>
 #include <ksync/detail/cg/kernels.hpp>
+#include <ksync/detail/cg/pipelined_kernels.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/parallel_reduce.hpp>
 #include <ksync/reduce.hpp>
@@ -26,6 +27,8 @@ struct cg_buffers {
   using vector = Kokkos::View<T*, memory_space>;
   vector r, p0, p1, ap;
   vector inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
+  // The pipelined recurrence's vectors (ksync/cg_pipelined.hpp): allocated by the first pipelined solve.
+  vector w_even, w_odd, z, s, p;
   state_view<T, memory_space> state;
   Kokkos::View<double*, memory_space> history;
   // Where the posted states land where there is no mailbox (host backends, Kokkos without ksync's native
@@ -48,6 +51,17 @@ struct cg_buffers {
         ap(Kokkos::view_alloc(exec, "ksync::cg::ap"), n),
         state(Kokkos::view_alloc(exec, "ksync::cg::state")),
         host_slots("ksync::cg::looks") {}
+
+  // Allocates the pipelined recurrence's vectors on exec, once.
+  void make_pipelined(const ExecutionSpace& exec) {
+    const auto n = r.extent(0);
+    if (w_even.extent(0) == n) return;
+    w_even = vector(Kokkos::view_alloc(exec, "ksync::cg::w_even"), n);
+    w_odd = vector(Kokkos::view_alloc(exec, "ksync::cg::w_odd"), n);
+    z = vector(Kokkos::view_alloc(exec, "ksync::cg::z"), n);
+    s = vector(Kokkos::view_alloc(exec, "ksync::cg::s"), n);
+    p = vector(Kokkos::view_alloc(exec, "ksync::cg::p"), n);
+  }
 };
 
 // Before a solve on `exec`: the batches the last solve left queued on another instance run first.
@@ -73,7 +87,19 @@ struct cg_run {
   double* history;                    // device-side history, null unless options.record_history
   std::vector<double>* host_history;  // forms that test on the host record here instead
   const T* inverse_diagonal;          // Jacobi's M^-1 (buffers->inverse_diagonal), null without a preconditioner
+  int first_iteration = 0;            // where this run's start begins counting (a restart: cg_confirm_on_true_residual)
 
+  [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
+  [[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors() const {
+    return {.x = x.data(),
+            .r = buffers->r.data(),
+            .w_even = buffers->w_even.data(),
+            .w_odd = buffers->w_odd.data(),
+            .z = buffers->z.data(),
+            .s = buffers->s.data(),
+            .p = buffers->p.data(),
+            .inverse_diagonal = inverse_diagonal};
+  }
   [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(x.extent(0)); }
   [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }
   [[nodiscard]] index_policy<ExecutionSpace> one() const { return index_policy<ExecutionSpace>(exec, 0, 1); }
@@ -105,7 +131,7 @@ struct cg_run {
 };
 
 // r = b - A x, p = 0, rho = r.r, ||b|| and the first test (with Jacobi: M^-1 first, and the sums in its
-// norm): enqueued on exec, nothing waited for.
+// norm; pipelined: also w = A M^-1 r and w . M^-1 r): enqueued on exec, nothing waited for.
 template <class ExecutionSpace, class T, class Operator>
 void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
   auto& buffers = *run.buffers;
@@ -134,9 +160,22 @@ void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
     ksync::parallel_reduce("ksync::cg::start", run.exec, run.n(), unusable_entries<T>{run.inverse_diagonal},
                            run.slot(&cg_scalars<T>::p_ap));
   }
+  if constexpr (row_operator<Operator, typename cg_run<ExecutionSpace, T, Operator>::vector>) {
+    if (run.pipelined()) {
+      const lane_split split = split_into_lanes(run.exec, run.n());
+      Kokkos::parallel_reduce("ksync::cg::pipelined_start", index_policy<ExecutionSpace>(run.exec, 0, split.lanes),
+                              pipelined_start<T, typename ExecutionSpace::memory_space, Operator>{
+                                  run.op, run.pipelined_vectors(), run.first_iteration, split},
+                              run.slot(&cg_scalars<T>::delta));
+    }
+  }
+  const cg_start_step step{.tolerance = run.options.tolerance,
+                           .max_iterations = run.options.max_iterations,
+                           .first_iteration = run.first_iteration,
+                           .preconditioned = run.inverse_diagonal != nullptr,
+                           .pipelined = run.pipelined()};
   Kokkos::parallel_for("ksync::cg::start", run.one(),
-                       start<T, typename ExecutionSpace::memory_space>{buffers.state, run.options.tolerance,
-                                                                       run.history, run.inverse_diagonal != nullptr});
+                       start<T, typename ExecutionSpace::memory_space>{buffers.state, step, run.history});
 }
 
 // The host's look at the state: post() now, wait() later. On Kokkos::Cuda with ksync's native half the

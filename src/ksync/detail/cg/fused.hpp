@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::fused — two reductions and the scalar step per iteration (kernels.hpp): the new direction, A p
-// and p.Ap in one pass; the x/r update and r.r in the other. Needs an operator given by its rows (the
-// direction is formed on the fly where A reads its neighbours).
+// and p.Ap in one pass; the x/r update and r.r in the other. With the pipelined recurrence one reduction, the
+// pass of pipelined_kernels.hpp, and the scalar step. Needs an operator given by its rows (the direction is
+// formed on the fly where A reads its neighbours).
 #pragma once
 
 #include <ksync/detail/cg/context.hpp>
@@ -21,6 +22,15 @@ struct fused : implements<cg_form::fused> {
     using memory_space = typename ExecutionSpace::memory_space;
     auto& buffers = *run.buffers;
     const lane_split split = split_into_lanes(run.exec, run.n());
+    if (run.pipelined()) {  // one reduction: both sums of the pipelined pass (pipelined_kernels.hpp)
+      enqueue("ksync::cg::pipelined_pass", split.lanes,
+              pipelined_pass<T, memory_space, Operator>{buffers.state, run.op, run.pipelined_vectors(), split},
+              sums_of_pass(buffers.state));
+      enqueue("ksync::cg::advance", std::int64_t{1},
+              advance<T, memory_space>{buffers.state, run.options.tolerance, run.options.max_iterations, run.history,
+                                       true});
+      return;
+    }
     if constexpr (runs_on_host<ExecutionSpace>) {
       // A CPU forms p_new once and reads it back from its cache faster than it forms it at every stencil
       // point: two passes (on 2 OpenMP threads at m = 2048, 15.5 ms an iteration in one pass against 13.8

@@ -18,9 +18,9 @@ struct host_scalars : implements<cg_form::host_scalars> {
     enqueue_start(run);
     cg_scalars<T> s = wait_state(run, post_state(run));
     double* history = nullptr;
-    if (run.history != nullptr) {
-      run.host_history->assign(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
-      (*run.host_history)[0] = cg_relative_residual(s);
+    if (run.history != nullptr) {  // a restart (first_iteration > 0) keeps the entries before it
+      run.host_history->resize(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
+      (*run.host_history)[static_cast<std::size_t>(s.iteration)] = cg_relative_residual(s);
       history = run.host_history->data();
     }
     while (s.done == 0) {

@@ -86,12 +86,9 @@ struct residual_from_product {
 template <class T, class MemorySpace>
 struct start {
   state_view<T, MemorySpace> state;
-  double tolerance;
+  cg_start_step step;
   double* history;
-  bool preconditioned;
-  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const {
-    cg_start(state(), tolerance, history, preconditioned);
-  }
+  KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const { cg_start(state(), step, history); }
 };
 
 // --- Jacobi preconditioning (cg_options::preconditioner) ---
@@ -201,9 +198,15 @@ struct advance {
   double tolerance;
   int max_iterations;
   double* history;
+  bool pipelined = false;  // cg_advance_pipelined
   KOKKOS_FUNCTION void operator()(std::int64_t /*index*/) const {
     cg_scalars<T>& s = state();
-    if (s.done == 0) cg_advance(s, tolerance, max_iterations, history);
+    if (s.done != 0) return;
+    if (pipelined) {
+      cg_advance_pipelined(s, tolerance, max_iterations, history);
+    } else {
+      cg_advance(s, tolerance, max_iterations, history);
+    }
   }
 };
 

@@ -26,7 +26,8 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
                            .max_iterations = run.options.max_iterations,
                            .iterations = run.per_batch(),
                            .shape = static_cast<std::uint32_t>(run.exec.impl_instance_id()),
-                           .inverse_diagonal = run.inverse_diagonal};
+                           .inverse_diagonal = run.inverse_diagonal,
+                           .recurrence = run.options.recurrence};
     if (buffers.graph && buffers.built == key && buffers.built_operator.holds(run.op)) return;
     buffers.graph.reset();  // the old graph goes first
     buffers.built_operator = {};

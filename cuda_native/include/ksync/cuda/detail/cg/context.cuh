@@ -7,6 +7,7 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/detail/cg/kernels.cuh>
+#include <ksync/cuda/detail/cg/pipelined_kernels.cuh>
 #include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/device/parallel_reduce.cuh>
@@ -35,6 +36,8 @@ struct cg_buffers {
   unsigned int partial_slots = 0;  // 2 x the resident blocks of the device: the persistent kernels use two sets
   device_buffer<T> r, p0, p1, ap, partials;
   device_buffer<T> inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
+  // The pipelined recurrence's vectors (ksync/cg_pipelined.hpp): allocated by the first pipelined solve.
+  device_buffer<T> w_even, w_odd, z, s, p;
   device_buffer<cg_scalars<T>> state;
   device_buffer<unsigned int> ticket;
   device_buffer<spin_barrier_state> barrier;
@@ -54,6 +57,17 @@ struct cg_buffers {
   cg_buffers(cg_buffers&&) = delete;
   cg_buffers& operator=(cg_buffers&&) = delete;
   ~cg_buffers() { destroy_graph(graph); }
+
+  // Allocates the pipelined recurrence's vectors, once.
+  void make_pipelined(const char* where) {
+    const auto count = static_cast<std::size_t>(n);
+    if (w_even.size() == count) return;
+    w_even = device_buffer<T>(count, where);
+    w_odd = device_buffer<T>(count, where);
+    z = device_buffer<T>(count, where);
+    s = device_buffer<T>(count, where);
+    p = device_buffer<T>(count, where);
+  }
 };
 
 // One solve: its arguments, checked, and the grid of the step kernels. Operator: cg_kernels::poisson_rows
@@ -72,6 +86,19 @@ struct cg_run {
   const T* inverse_diagonal;  // Jacobi's M^-1 (buffers->inverse_diagonal); null without a preconditioner
   // The forms that test on the host (host_scalars) record the history here instead, and finish() keeps it.
   std::vector<double>* host_history;
+  int first_iteration = 0;  // where this run's start begins counting (a restart: cg_confirm_on_true_residual)
+
+  [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
+  [[nodiscard]] cg_kernels::cg_pipelined_vectors<T> pipelined_vectors() const {
+    return {.x = x,
+            .r = buffers->r.data(),
+            .w_even = buffers->w_even.data(),
+            .w_odd = buffers->w_odd.data(),
+            .z = buffers->z.data(),
+            .s = buffers->s.data(),
+            .p = buffers->p.data(),
+            .inverse_diagonal = inverse_diagonal};
+  }
 
   [[nodiscard]] std::int64_t n() const { return buffers->n; }
   [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
@@ -89,7 +116,8 @@ void weighted_sum(const cg_run<T, Operator>& run, const T* v, Result&& result) {
 }
 
 // r = b - A x, p = 0 (every form's first direction is then r + 0 p = r), rho = r.r, ||b||, and the first
-// test (with Jacobi: M^-1 first, and the sums in its norm): enqueued, nothing waited for.
+// test (with Jacobi: M^-1 first, and the sums in its norm; pipelined: also w = A M^-1 r and w . M^-1 r):
+// enqueued, nothing waited for.
 template <class T, class Operator>
 void enqueue_start(const cg_run<T, Operator>& run) {
   const auto n = static_cast<std::size_t>(run.n());
@@ -110,8 +138,18 @@ void enqueue_start(const cg_run<T, Operator>& run) {
     parallel_reduce(run.stream, run.n(), cg_kernels::unusable_entries<T>{run.inverse_diagonal}, &run.state()->p_ap,
                     reduce_strategy::last_block);
   }
-  cg_kernels::start_kernel<T>
-      <<<1, 1, 0, run.stream>>>(run.state(), run.options.tolerance, run.history, run.inverse_diagonal != nullptr);
+  if (run.pipelined()) {
+    cg_kernels::pipelined_start_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
+        run.state(), run.op, run.pipelined_vectors(), run.buffers->n, run.first_iteration, run.buffers->partials.data(),
+        run.buffers->ticket.data());
+    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg pipelined_start_kernel");
+  }
+  const ksync::detail::cg_start_step step{.tolerance = run.options.tolerance,
+                                          .max_iterations = run.options.max_iterations,
+                                          .first_iteration = run.first_iteration,
+                                          .preconditioned = run.inverse_diagonal != nullptr,
+                                          .pipelined = run.pipelined()};
+  cg_kernels::start_kernel<T><<<1, 1, 0, run.stream>>>(run.state(), step, run.history);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg start_kernel");
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // cg_form::cuda_graph — check_every fused iterations captured once into a CUDA graph (per solver, operator, x,
-// batch length, options and grid; recaptured when one changes), launched once per batch: one launch per batch instead
-// of two per iteration. The host looks between batches, as the fused form does.
+// batch length, options, the recurrence among them, and grid; recaptured when one changes), launched once per
+// batch: one launch per batch instead of two (pipelined: one) per iteration. The host looks between batches,
+// as the fused form does.
 #pragma once
 
 #include <ksync/cuda/detail/cg/context.cuh>
@@ -22,7 +23,8 @@ struct cuda_graph : ksync::detail::implements<cg_form::cuda_graph> {
                                           .max_iterations = run.options.max_iterations,
                                           .iterations = iterations,
                                           .shape = run.blocks,
-                                          .inverse_diagonal = run.inverse_diagonal};
+                                          .inverse_diagonal = run.inverse_diagonal,
+                                          .recurrence = run.options.recurrence};
     if (buffers.graph != nullptr && buffers.captured == key && buffers.captured_operator.holds(run.op)) return;
     destroy_graph(buffers.graph);
     buffers.captured_operator = {};  // nothing captured until the capture below succeeds

@@ -20,9 +20,9 @@ struct host_scalars : ksync::detail::implements<cg_form::host_scalars> {
     T* p = run.buffers->p0.data();
     T* r = run.buffers->r.data();
     T* ap = run.buffers->ap.data();
-    if (run.history != nullptr) {
-      run.host_history->assign(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
-      (*run.host_history)[0] = ksync::detail::cg_relative_residual(s);
+    if (run.history != nullptr) {  // a restart (first_iteration > 0) keeps the entries before it
+      run.host_history->resize(static_cast<std::size_t>(run.options.max_iterations) + 1, 0.0);
+      (*run.host_history)[static_cast<std::size_t>(s.iteration)] = ksync::detail::cg_relative_residual(s);
     }
     double* history = run.history != nullptr ? run.host_history->data() : nullptr;
     while (s.done == 0) {

@@ -61,11 +61,11 @@ __global__ void residual_kernel(Operator op, const T* b, const T* x, T* r, T* p,
 }
 
 // After r . r (s.rho) and b . b (s.rho_next) landed (preconditioned: in the M^-1 norm, with the sum of M^-1's
-// entries): the residual scale and the first test.
+// entries; pipelined: with w . r in s.delta): the residual scale and the first test.
 template <class T>
-__global__ void start_kernel(cg_scalars<T>* state, double tolerance, double* history, bool preconditioned) {
+__global__ void start_kernel(cg_scalars<T>* state, ksync::detail::cg_start_step step, double* history) {
   cg_scalars<T> s = *state;
-  ksync::detail::cg_start(s, tolerance, history, preconditioned);
+  ksync::detail::cg_start(s, step, history);
   *state = s;
 }
 

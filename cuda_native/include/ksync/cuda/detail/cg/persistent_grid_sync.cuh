@@ -12,13 +12,12 @@ namespace ksync::cuda::detail::cg_forms {
 struct persistent_grid_sync : ksync::detail::implements<cg_form::persistent_grid_sync> {
   template <class T, class Operator>
   static cg_scalars<T> run(const cg_run<T, Operator>& run) {
-    const auto kernel = cg_kernels::persistent_kernel<T, Operator, cg_kernels::grid_sync_barrier>;
-    const grid_shape grid = persistent_grid(run, kernel);
     check_cooperative_launch(persistent_where, run.buffers->device);  // before any work is enqueued
-    enqueue_start(run);
-    detail::cooperative_launch(kernel, grid, run.stream, cg_kernels::grid_sync_barrier{}, run.state(), run.op,
-                               run.vectors(), run.buffers->partials.data(), run.options.tolerance,
-                               run.options.max_iterations, run.history);
+    launch_persistent(run, cg_kernels::grid_sync_barrier{},
+                      [&](auto kernel, const grid_shape& grid, auto... arguments) {
+                        enqueue_start(run);  // after the grid's checks, which throw before any work
+                        detail::cooperative_launch(kernel, grid, run.stream, arguments...);
+                      });
     return wait_state(run, post_state(run));
   }
 };

@@ -14,16 +14,15 @@ namespace ksync::cuda::detail::cg_forms {
 struct persistent_spin_barrier : ksync::detail::implements<cg_form::persistent_spin_barrier> {
   template <class T, class Operator>
   static cg_scalars<T> run(const cg_run<T, Operator>& run) {
-    const auto kernel = cg_kernels::persistent_kernel<T, Operator, cg_kernels::spin_barrier>;
-    const grid_shape grid = persistent_grid(run, kernel);
     spin_barrier_state* barrier = run.buffers->barrier.data();
-    enqueue_start(run);
-    // Zeroed before every solve: a solve that timed out leaves its arrivals behind.
-    KSYNC_CUDA_CHECK(cudaMemsetAsync(barrier, 0, sizeof(spin_barrier_state), run.stream));
-    kernel<<<grid.blocks, grid.block_size, 0, run.stream>>>(
-        cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns}, run.state(), run.op, run.vectors(),
-        run.buffers->partials.data(), run.options.tolerance, run.options.max_iterations, run.history);
-    KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg persistent_kernel (spin barrier)");
+    launch_persistent(run, cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns},
+                      [&](auto kernel, const grid_shape& grid, auto... arguments) {
+                        enqueue_start(run);  // after the grid's checks, which throw before any work
+                        // Zeroed before every solve: a solve that timed out leaves its arrivals behind.
+                        KSYNC_CUDA_CHECK(cudaMemsetAsync(barrier, 0, sizeof(spin_barrier_state), run.stream));
+                        kernel<<<grid.blocks, grid.block_size, 0, run.stream>>>(arguments...);
+                        KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg persistent kernel (spin barrier)");
+                      });
     const cg_scalars<T> s = wait_state(run, post_state(run));
     spin_barrier_state after{};
     mailbox::wait(run.stream, mailbox::post(run.stream, barrier, sizeof(after)), &after, sizeof(after));

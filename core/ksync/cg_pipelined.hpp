@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The pipelined CG recurrence's arithmetic (cg_recurrence::pipelined, ksync/cg_types.hpp), written once for
+// both halves' kernels: one row of the start and one row of an iteration's single pass. Ghysels and
+// Vanroose's preconditioned pipelined CG (Parallel Computing 40, 2014, algorithm 4) with a diagonal M^-1,
+// whose products M^-1 r, M^-1 s and M^-1 w are formed where they are read instead of being stored:
+//
+//   start      r = b - A x (the classic start), w = A M^-1 r, z = s = p = 0; sums r . M^-1 r and w . M^-1 r
+//   iteration  n = A M^-1 w                      (w's neighbours: w alternates between two buffers)
+//              z = n + beta z,  s = w + beta s,  p = M^-1 r + beta p
+//              x += alpha p,  r -= alpha s,  w -= alpha z
+//              sums r . M^-1 r and w . M^-1 r of the new r and w: the next iteration's alpha and beta
+//
+// so an iteration has one reduction, and a persistent kernel one grid barrier, where classic CG has two.
+#pragma once
+
+#include <ksync/detail/host_device.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ksync::detail {
+
+// The two sums of a pipelined pass, in the order cg_scalars keeps them (rho_next, then delta).
+template <class T>
+struct cg_sum_pair {
+  T rho = 0;    // r . M^-1 r
+  T delta = 0;  // w . M^-1 r
+  KSYNC_HOST_DEVICE cg_sum_pair& operator+=(const cg_sum_pair& other) {
+    rho += other.rho;
+    delta += other.delta;
+    return *this;
+  }
+};
+
+// v(j) scaled by M^-1's entry (Weighted false: v(j) itself): what A reads in the pipelined recurrence.
+template <class T, bool Weighted>
+struct preconditioned_entries {
+  const T* v;
+  const T* inverse_diagonal;
+  KSYNC_HOST_DEVICE T operator()(std::int64_t j) const {
+    if constexpr (Weighted) {
+      return v[j] * inverse_diagonal[j];
+    } else {
+      return v[j];
+    }
+  }
+};
+
+// body(std::true_type{}) where M^-1 is given, body(std::false_type{}) where it is not: the rows below take
+// the choice as a template argument, so a loop over them carries no branch per entry (a CPU loop with one
+// does not vectorize).
+template <class T, class Body>
+KSYNC_HOST_DEVICE auto with_preconditioning(const T* inverse_diagonal, const Body& body) {
+  if (inverse_diagonal == nullptr) return body(std::false_type{});
+  return body(std::true_type{});
+}
+
+// The recurrence's vectors as device pointers. w alternates by iteration parity: a pass reads the current w's
+// neighbours while it writes the next w. The buffers are picked by a conditional, not by indexing an array
+// with the parity (an array in a by-value struct indexed at run time is copied to local memory).
+template <class T>
+struct cg_pipelined_vectors {
+  T* x;
+  T* r;
+  T* w_even;  // w before an even iteration's pass
+  T* w_odd;
+  T* z;
+  T* s;
+  T* p;
+  const T* inverse_diagonal;  // Jacobi's M^-1; null without a preconditioner
+  [[nodiscard]] KSYNC_HOST_DEVICE T* w(int iteration) const { return iteration % 2 == 0 ? w_even : w_odd; }
+  [[nodiscard]] KSYNC_HOST_DEVICE T* next_w(int iteration) const { return iteration % 2 == 0 ? w_odd : w_even; }
+};
+
+// Row i of the start, after r = b - A x everywhere: w = A M^-1 r into `w` (the buffer of the first
+// iteration's parity), z = s = p = 0; returns row i's term of w . M^-1 r.
+template <bool Weighted, class T, class Operator, class Index>
+KSYNC_HOST_DEVICE T cg_pipelined_start_row(const Operator& op, const cg_pipelined_vectors<T>& v, T* w, Index i) {
+  const T w_i = static_cast<T>(op(preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}, i));
+  w[i] = w_i;
+  v.z[i] = 0;
+  v.s[i] = 0;
+  v.p[i] = 0;
+  return w_i * preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i);
+}
+
+// Row i of an iteration (alpha = rho / p.Ap and beta from the state): the updates, and row i's terms of the
+// new r . M^-1 r and w . M^-1 r. Reads w_old at row i's neighbours, writes w_new at row i only.
+template <bool Weighted, class T, class Operator, class Index>
+KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_row(const Operator& op, const cg_pipelined_vectors<T>& v, const T* w_old,
+                                                  T* w_new, T alpha, T beta, Index i) {
+  const T n_i = static_cast<T>(op(preconditioned_entries<T, Weighted>{w_old, v.inverse_diagonal}, i));
+  const T z_i = n_i + beta * v.z[i];
+  const T s_i = w_old[i] + beta * v.s[i];
+  const T p_i = preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i) + beta * v.p[i];
+  v.x[i] += alpha * p_i;
+  const T r_i = v.r[i] - alpha * s_i;
+  const T w_i = w_old[i] - alpha * z_i;
+  v.z[i] = z_i;
+  v.s[i] = s_i;
+  v.p[i] = p_i;
+  v.r[i] = r_i;
+  w_new[i] = w_i;
+  const T u_i = Weighted ? r_i * v.inverse_diagonal[i] : r_i;
+  return {.rho = r_i * u_i, .delta = w_i * u_i};
+}
+
+}  // namespace ksync::detail

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The Kokkos kernels of the pipelined recurrence (cg_recurrence::pipelined; its arithmetic is the shared
+// ksync/cg_pipelined.hpp): the start's w = A M^-1 r with its sum, and the one pass an iteration with its two
+// sums. The same lane split as the fused steps (kernels.hpp). ksync::cuda::cg runs the same rows.
+#pragma once
+
+#include <ksync/cg_pipelined.hpp>
+#include <ksync/detail/cg/kernels.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ksync::detail::cg {
+
+// Where a pass's two sums land: rho_next and delta, adjacent in the state.
+template <class T, class MemorySpace>
+using sum_pair_slot = Kokkos::View<cg_sum_pair<T>, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+template <class T, class MemorySpace>
+sum_pair_slot<T, MemorySpace> sums_of_pass(const state_view<T, MemorySpace>& state) {
+  static_assert(offsetof(cg_scalars<T>, delta) == offsetof(cg_scalars<T>, rho_next) + sizeof(T) &&
+                    sizeof(cg_sum_pair<T>) == 2 * sizeof(T),
+                "the pipelined pass's two sums land in rho_next and delta as one cg_sum_pair");
+  return sum_pair_slot<T, MemorySpace>(reinterpret_cast<cg_sum_pair<T>*>(&state.data()->rho_next));
+}
+
+// The start's second pass (after r = b - A x everywhere): w = A M^-1 r into the first iteration's w buffer,
+// z = s = p = 0, summing w . M^-1 r.
+template <class T, class MemorySpace, class Operator>
+struct pipelined_start {
+  Operator op;
+  cg_pipelined_vectors<T> v;
+  int first_iteration;
+  lane_split split;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
+    T* const w = v.w(first_iteration);
+    with_preconditioning(v.inverse_diagonal, [&](auto weighted) {
+      fold_lane(split, lane, sum,
+                [&](std::int64_t i) { return cg_pipelined_start_row<decltype(weighted)::value>(op, v, w, i); });
+      return 0;
+    });
+  }
+};
+
+// One iteration's pass: alpha = rho / p.Ap and beta from the state, every update, and the new r . M^-1 r and
+// w . M^-1 r into the state's rho_next and delta (a reduction of cg_sum_pair, hence init and join).
+template <class T, class MemorySpace, class Operator>
+struct pipelined_pass {
+  using value_type = cg_sum_pair<T>;
+  state_view<T, MemorySpace> state;
+  Operator op;
+  cg_pipelined_vectors<T> v;
+  lane_split split;
+  KOKKOS_FUNCTION void init(value_type& sum) const { sum = value_type{}; }
+  KOKKOS_FUNCTION void join(value_type& into, const value_type& from) const { into += from; }
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, value_type& sum) const {
+    const cg_scalars<T> s = state();
+    if (s.done != 0) return;
+    const T* const w_old = v.w(s.iteration);
+    T* const w_new = v.next_w(s.iteration);
+    const T alpha = s.rho / s.p_ap;
+    const T beta = s.beta;
+    value_type lane_sum{};  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator
+    with_preconditioning(v.inverse_diagonal, [&](auto weighted) {
+      split.for_each(lane, [&](std::int64_t i) {
+        lane_sum += cg_pipelined_row<decltype(weighted)::value>(op, v, w_old, w_new, alpha, beta, i);
+      });
+      return 0;
+    });
+    sum += lane_sum;
+  }
+};
+
+}  // namespace ksync::detail::cg
