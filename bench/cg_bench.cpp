@@ -95,7 +95,7 @@ void time_kokkos_cg(benchmark::State& state, int iterations) {
   ksync::bench::record_cg(state, m, iterations, false);
 }
 
-void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
+void time_ksync_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurrence, int iterations) {
   const std::int64_t m = state.range(0);
   const Exec exec;
   const auto b = right_hand_side(exec, m * m);
@@ -104,6 +104,7 @@ void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
   ksync::cg_options options;
   options.tolerance = ksync::bench::cg_unreachable_tolerance;
   options.max_iterations = iterations;
+  options.recurrence = recurrence;
   ksync::cg_result result;
   ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, x, 0.0);
@@ -111,7 +112,8 @@ void time_ksync_cg(benchmark::State& state, cg_form form, int iterations) {
   });
   ksync::bench::check_cg_solve(state, result.iterations, iterations, result.relative_residual,
                                true_residual(exec, m, b, x));
-  ksync::bench::record_cg(state, m, iterations, form != cg_form::host_scalars && form != cg_form::device_scalars);
+  ksync::bench::record_cg(state, m, iterations, form != cg_form::host_scalars && form != cg_form::device_scalars,
+                          recurrence == ksync::cg_recurrence::pipelined);
 }
 
 struct Sum {
@@ -142,10 +144,15 @@ void ksync::bench::register_cg_benchmarks(bool smoke) {
   constexpr bool host = ksync::runs_on_host<Exec>;
   for (const auto m : cg_grid_sizes(smoke, host))
     ksync::bench::add_timed("portable/cg/kokkos_host_scalars/double", m, time_kokkos_cg, iterations);
-  for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::kokkos_graph}) {
-    for (const auto m : cg_grid_sizes(smoke, host)) {
-      ksync::bench::add_timed("portable/cg/" + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg, form,
-                              iterations);
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    const std::string prefix =
+        recurrence == ksync::cg_recurrence::pipelined ? "portable/cg/pipelined/" : "portable/cg/";
+    for (const auto form : ksync::all_cg_forms) {
+      if (ksync::is_native(form) || (recurrence == ksync::cg_recurrence::pipelined && !ksync::runs_pipelined(form)))
+        continue;  // bench/cuda_native/cg_bench.cu times the native forms
+      for (const auto m : cg_grid_sizes(smoke, host))
+        ksync::bench::add_timed(prefix + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg, form,
+                                recurrence, iterations);
     }
   }
 }

@@ -66,10 +66,11 @@ struct problem {
 };
 
 void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::int32_t>& host, int iterations,
-            bool fused, bool jacobi = false) {
+            bool fused, const ksync::bench::cg_csr_variant& variant = {}) {
   ksync::bench::record_cg(state, state.range(0), iterations, fused);
   state.counters["unknowns"] = static_cast<double>(host.rows);
-  state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(host, fused, jacobi);
+  state.counters["bytes_per_iteration"] =
+      ksync::bench::cg_csr_bytes_per_iteration(host, fused, variant.jacobi(), variant.pipelined());
 }
 
 void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
@@ -111,12 +112,12 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
 }
 
 void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix,
-                   ksync::cg_preconditioner preconditioner, cg_form form, int iterations) {
+                   const ksync::bench::cg_csr_variant& variant, cg_form form, int iterations) {
   const Exec exec;
   const auto host = matrix.load(state.range(0));
   problem p(exec, host);
   ksync::cg_solver<Exec, double> solver(exec, p.n());
-  const ksync::cg_options options = matrix.options(iterations, preconditioner);
+  const ksync::cg_options options = matrix.options(iterations, variant.preconditioner, variant.recurrence);
   ksync::cg_result result;
   ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, p.x, 0.0);
@@ -124,8 +125,7 @@ void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix
   });
   ksync::bench::check_cg_solve(state, result.iterations, matrix.file.empty() ? iterations : result.iterations,
                                result.relative_residual, p.true_residual(exec));
-  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars,
-         preconditioner == ksync::cg_preconditioner::jacobi);
+  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars, variant);
 }
 
 }  // namespace
@@ -138,13 +138,14 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
       add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case,
                 iterations);
-    for (const auto preconditioner : cg_csr_preconditioners(matrix_case)) {
+    for (const auto& variant : cg_csr_variants(matrix_case)) {
       for (const auto form : ksync::all_cg_forms) {
-        if (ksync::is_native(form)) continue;  // bench/cuda_native/cg_csr_bench.cu times those
+        // bench/cuda_native/cg_csr_bench.cu times the native forms
+        if (ksync::is_native(form) || !variant.runs(form)) continue;
         for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
-          add_timed("portable/cg_csr/" + cg_csr_prefix(matrix_case, preconditioner) +
-                        std::string(ksync::to_string(form)) + "/double",
-                    m, time_ksync_cg, matrix_case, preconditioner, form, iterations);
+          add_timed("portable/cg_csr/" + cg_csr_prefix(matrix_case, variant) + std::string(ksync::to_string(form)) +
+                        "/double",
+                    m, time_ksync_cg, matrix_case, variant, form, iterations);
       }
     }
   }

@@ -174,17 +174,21 @@ inline int cg_iterations(bool smoke) {
   return smoke ? 5 : 200;
 }
 inline constexpr double cg_unreachable_tolerance = 1e-30;
-// Bytes an iteration moves in double, each vector read or written once (the stencil's neighbours come from
-// cache): 14 vector passes unfused (p update 3, A p 2, p.Ap 2, x/r update 6, r.r 1), 10 fused (direction and
-// A p 4, update with r.r 6).
-inline double cg_bytes_per_iteration(std::int64_t m, bool fused) {
-  return (fused ? 10.0 : 14.0) * 8.0 * static_cast<double>(m * m);
+// Vector passes an iteration, each vector read or written once (the operator's neighbours come from cache):
+// 14 unfused (p update 3, A p 2, p.Ap 2, x/r update 6, r.r 1), 10 fused (direction and A p 4, update with r.r
+// 6), 12 pipelined (w, z, s, p, x, r read, the same six written).
+inline double cg_vector_passes(bool fused, bool pipelined = false) {
+  return pipelined ? 12.0 : fused ? 10.0 : 14.0;
+}
+// Bytes an iteration moves in double on the built-in stencil.
+inline double cg_bytes_per_iteration(std::int64_t m, bool fused, bool pipelined = false) {
+  return cg_vector_passes(fused, pipelined) * 8.0 * static_cast<double>(m * m);
 }
 // After a timed loop whose samples each ran one solve of `iterations` iterations (host to host).
-inline void record_cg(benchmark::State& state, std::int64_t m, int iterations, bool fused) {
+inline void record_cg(benchmark::State& state, std::int64_t m, int iterations, bool fused, bool pipelined = false) {
   state.counters["m"] = static_cast<double>(m);
   state.counters["iterations"] = iterations;
-  state.counters["bytes_per_iteration"] = cg_bytes_per_iteration(m, fused);
+  state.counters["bytes_per_iteration"] = cg_bytes_per_iteration(m, fused, pipelined);
   state.counters["seconds_per_iteration"] =
       benchmark::Counter(iterations, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }

@@ -4,6 +4,8 @@
 // iteration moves.
 #pragma once
 
+#include "common.hpp"
+
 #include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
 #include <ksync/matrix_market.hpp>
@@ -65,10 +67,13 @@ inline std::vector<std::int64_t> cg_csr_sizes(int dims, bool smoke, bool host_ba
 // vector passes of the stencil rows (common.hpp: 10 fused, 14 unfused), each vector read or written once;
 // Jacobi PCG reads M^-1 twice more (where the direction is formed and where r . M^-1 r is summed).
 inline double cg_csr_bytes_per_iteration(const ksync::host_csr_matrix<double, std::int32_t>& a, bool fused,
-                                         bool jacobi = false) {
+                                         bool jacobi = false, bool pipelined = false) {
   const auto n = static_cast<double>(a.rows);
   const double matrix = 12.0 * static_cast<double>(a.nnz()) + 4.0 * (n + 1);
-  return matrix + ((fused ? 10.0 : 14.0) + (jacobi ? 2.0 : 0.0)) * 8.0 * n;
+  // Jacobi's M^-1: read twice an iteration classic (direction and update), once pipelined (its row's entry; the
+  // neighbours' come from cache).
+  const double preconditioner = jacobi ? (pipelined ? 1.0 : 2.0) : 0.0;
+  return matrix + (cg_vector_passes(fused, pipelined) + preconditioner) * 8.0 * n;
 }
 
 // What a cg_csr row solves: the generated Poisson matrix of `dims` dimensions at the row's m, a fixed number
@@ -80,11 +85,13 @@ struct csr_case {
   std::string file;
   [[nodiscard]] std::string name() const { return file.empty() ? (dims == 2 ? "poisson_2d" : "poisson_3d") : "file"; }
   [[nodiscard]] double tolerance() const { return file.empty() ? 1e-30 : 1e-10; }
-  [[nodiscard]] ksync::cg_options options(int iterations, ksync::cg_preconditioner preconditioner) const {
+  [[nodiscard]] ksync::cg_options options(int iterations, ksync::cg_preconditioner preconditioner,
+                                          ksync::cg_recurrence recurrence) const {
     ksync::cg_options chosen;
     chosen.tolerance = tolerance();
     chosen.max_iterations = iterations;
     chosen.preconditioner = preconditioner;
+    chosen.recurrence = recurrence;
     return chosen;
   }
   [[nodiscard]] ksync::host_csr_matrix<double, std::int32_t> load(std::int64_t m) const {
@@ -118,16 +125,29 @@ inline std::vector<std::int64_t> cg_csr_sizes(const csr_case& c, bool smoke, boo
   return c.file.empty() ? cg_csr_sizes(c.dims, smoke, host_backend) : std::vector<std::int64_t>{0};
 }
 
-// The preconditioners the cg_csr rows run: none on every matrix, Jacobi on the 2-D Poisson one only (its rows
-// are named .../jacobi/<form>/double; M^-1 = I / 4 changes no iterate there, so the rows time what PCG adds to
-// an iteration, and the rows' check, which compares the recurrence with ||b - A x|| / ||b||, still holds: on
-// another matrix the M^-1 norm the recurrence reports differs from that one).
-inline std::vector<ksync::cg_preconditioner> cg_csr_preconditioners(const csr_case& c) {
-  if (!c.file.empty() || c.dims != 2) return {ksync::cg_preconditioner::none};
-  return {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi};
+// What a cg_csr row of a ksync form varies beside the form: the preconditioner and the recurrence.
+//  - Jacobi on the 2-D Poisson matrix only (rows .../jacobi/<form>/double): M^-1 = I / 4 changes no iterate
+//    there, so the rows time what PCG adds to an iteration, and the rows' check, which compares the recurrence
+//    with ||b - A x|| / ||b||, still holds (on another matrix the M^-1 norm the recurrence reports differs).
+//  - The pipelined recurrence on the 2-D matrix and on a file (rows .../pipelined/<form>/double), in the
+//    forms that run it.
+struct cg_csr_variant {
+  ksync::cg_preconditioner preconditioner = ksync::cg_preconditioner::none;
+  ksync::cg_recurrence recurrence = ksync::cg_recurrence::classic;
+  [[nodiscard]] bool jacobi() const { return preconditioner == ksync::cg_preconditioner::jacobi; }
+  [[nodiscard]] bool pipelined() const { return recurrence == ksync::cg_recurrence::pipelined; }
+  [[nodiscard]] bool runs(ksync::cg_form form) const { return !pipelined() || ksync::runs_pipelined(form); }
+};
+inline std::vector<cg_csr_variant> cg_csr_variants(const csr_case& c) {
+  using ksync::cg_preconditioner;
+  using ksync::cg_recurrence;
+  std::vector<cg_csr_variant> variants{{}};
+  if (c.file.empty() && c.dims == 2) variants.push_back({.preconditioner = cg_preconditioner::jacobi});
+  if (!c.file.empty() || c.dims == 2) variants.push_back({.recurrence = cg_recurrence::pipelined});
+  return variants;
 }
-inline std::string cg_csr_prefix(const csr_case& c, ksync::cg_preconditioner preconditioner) {
-  return c.name() + (preconditioner == ksync::cg_preconditioner::jacobi ? "/jacobi/" : "/");
+inline std::string cg_csr_prefix(const csr_case& c, const cg_csr_variant& variant) {
+  return c.name() + (variant.jacobi() ? "/jacobi/" : "/") + (variant.pipelined() ? "pipelined/" : "");
 }
 
 }  // namespace ksync::bench

@@ -3,7 +3,8 @@
 // unknowns in double, a fixed number of iterations (the tolerance is out of reach), timed host to host (a
 // sample is one blocking solve, start and final look included); seconds_per_iteration is its time over the
 // iterations. The floors: the device copy rate (bytes an iteration moves over it is the bandwidth floor), and
-// the cost of a grid.sync() on the grid the persistent form uses at each m (two per iteration). The blocking
+// the cost of a grid.sync() on the grid the persistent form uses at each m (two per iteration; one with the
+// pipelined recurrence, whose rows are native/cg/pipelined/<form>/double). The blocking
 // round trip rows (round_trip/) time one blocking reduction host to host, by the mailbox (what ksync's
 // blocking reduce uses), by a copy and a stream synchronization instead, and by CUB + copy + synchronization.
 // The portable forms and Kokkos' own CG are in bench/cg_bench.cpp.
@@ -63,7 +64,7 @@ double true_residual(const device_buffer<double>& b, const device_buffer<double>
   return std::sqrt(host[0] / host[1]);
 }
 
-void time_cg(benchmark::State& state, cg_form form, int iterations) {
+void time_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurrence, int iterations) {
   const std::int64_t m = state.range(0);
   const auto b = right_hand_side(m * m);
   device_buffer<double> x(static_cast<std::size_t>(m * m));
@@ -71,6 +72,7 @@ void time_cg(benchmark::State& state, cg_form form, int iterations) {
   ksync::cg_options options;
   options.tolerance = ksync::bench::cg_unreachable_tolerance;
   options.max_iterations = iterations;
+  options.recurrence = recurrence;
   const auto solve = [&] {
     KSYNC_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.size() * sizeof(double), cudaStreamPerThread));
     return solver.solve(cudaStreamPerThread, b.data(), x.data(), form, options);
@@ -84,7 +86,7 @@ void time_cg(benchmark::State& state, cg_form form, int iterations) {
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
   ksync::bench::check_cg_solve(state, result.iterations, iterations, result.relative_residual, true_residual(b, x, m));
   const bool fused = form != cg_form::host_scalars && form != cg_form::device_scalars;
-  ksync::bench::record_cg(state, m, iterations, fused);
+  ksync::bench::record_cg(state, m, iterations, fused, recurrence == ksync::cg_recurrence::pipelined);
 }
 
 // The bandwidth floor's rate: a device-to-device copy of 2^26 doubles (512 MiB each way).
@@ -170,11 +172,13 @@ void time_round_trip_cub(benchmark::State& state) {
 
 void ksync::bench::register_cg_benchmarks(bool smoke) {
   const int iterations = cg_iterations(smoke);
-  for (const auto form : {cg_form::host_scalars, cg_form::device_scalars, cg_form::fused, cg_form::cuda_graph,
-                          cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier}) {
-    for (const auto m : cg_grid_sizes(smoke)) {
-      ksync::bench::add_timed("native/cg/" + std::string(ksync::to_string(form)) + "/double", m, time_cg, form,
-                              iterations);
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    const std::string prefix = recurrence == ksync::cg_recurrence::pipelined ? "native/cg/pipelined/" : "native/cg/";
+    for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
+      if (recurrence == ksync::cg_recurrence::pipelined && !ksync::runs_pipelined(form)) continue;
+      for (const auto m : cg_grid_sizes(smoke))
+        ksync::bench::add_timed(prefix + std::string(ksync::to_string(form)) + "/double", m, time_cg, form, recurrence,
+                                iterations);
     }
   }
   benchmark::RegisterBenchmark("native/cg_floor/copy/double", time_copy_rate)->UseManualTime();

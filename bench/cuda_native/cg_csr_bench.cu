@@ -78,12 +78,12 @@ double true_residual(const problem& p) {
   return std::sqrt(host[0] / host[1]);
 }
 
-void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::cg_preconditioner preconditioner,
+void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::bench::cg_csr_variant variant,
                 cg_form form, int iterations) {
   const auto host = matrix.load(state.range(0));
   problem p(host);
   ksync::cuda::cg_solver<double> solver(p.a);
-  const ksync::cg_options options = matrix.options(iterations, preconditioner);
+  const ksync::cg_options options = matrix.options(iterations, variant.preconditioner, variant.recurrence);
   ksync::cg_result result;
   ksync::bench::time_solves(state, [&] {
     KSYNC_CUDA_CHECK(cudaMemsetAsync(p.x.data(), 0, p.x.size() * sizeof(double), cudaStreamPerThread));
@@ -94,9 +94,8 @@ void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, k
                                result.relative_residual, true_residual(p));
   ksync::bench::record_cg(state, state.range(0), result.iterations, false);
   state.counters["unknowns"] = static_cast<double>(host.rows);
-  state.counters["bytes_per_iteration"] =
-      ksync::bench::cg_csr_bytes_per_iteration(host, form != cg_form::host_scalars && form != cg_form::device_scalars,
-                                               preconditioner == ksync::cg_preconditioner::jacobi);
+  state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(
+      host, form != cg_form::host_scalars && form != cg_form::device_scalars, variant.jacobi(), variant.pipelined());
 }
 
 // The CG of NVIDIA's conjugateGradient sample: cusparseSpMV for A p, cublasDdot for p.Ap and r.r into host
@@ -183,12 +182,13 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     for (const auto m : cg_csr_sizes(matrix_case, smoke))
       add_timed("native/cg_csr/" + matrix + "/cusparse_cublas/double", m, time_cusparse_cublas, matrix_case,
                 iterations);
-    for (const auto preconditioner : cg_csr_preconditioners(matrix_case)) {
+    for (const auto& variant : cg_csr_variants(matrix_case)) {
       for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
+        if (!variant.runs(form)) continue;
         for (const auto m : cg_csr_sizes(matrix_case, smoke))
-          add_timed("native/cg_csr/" + cg_csr_prefix(matrix_case, preconditioner) +
-                        std::string(ksync::to_string(form)) + "/double",
-                    m, time_ksync, matrix_case, preconditioner, form, iterations);
+          add_timed(
+              "native/cg_csr/" + cg_csr_prefix(matrix_case, variant) + std::string(ksync::to_string(form)) + "/double",
+              m, time_ksync, matrix_case, variant, form, iterations);
       }
     }
   }
