@@ -19,7 +19,9 @@
 // float or double. A matrix must be square and symmetric positive definite (symmetry is not checked: CG on
 // an unsymmetric matrix stops at max_iterations or on a residual it cannot trust). Every form walks the
 // matrix's rows as it walks the stencil's points: one row per thread, grid-stride. options.preconditioner =
-// jacobi runs PCG with M = diag(A) in every form (ksync/cg_types.hpp). The scalars
+// jacobi runs PCG with M = diag(A) in every form; options.recurrence = pipelined runs pipelined CG (one
+// reduction, one grid barrier an iteration) in every form but host_scalars and device_scalars, and
+// options.check_true_residual confirms convergence on b - A x (ksync/cg_types.hpp). The scalars
 // of the recurrence never leave the device except where the form says so: the host looks at them through
 // mapped pinned memory (ksync/cuda/mailbox.hpp), never with cudaStreamSynchronize.
 #pragma once
