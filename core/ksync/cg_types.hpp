@@ -122,7 +122,7 @@ struct cg_options {
   cg_recurrence recurrence = cg_recurrence::classic;
   bool check_true_residual = false;
 
-  // Whether a converged solve confirms itself on b - A x.
+  // Whether a solve that iterated measures b - A x (and restarts where the recurrence drifted).
   [[nodiscard]] constexpr bool confirms_on_true_residual() const noexcept {
     return check_true_residual || recurrence == cg_recurrence::pipelined;
   }

@@ -3,6 +3,7 @@
 // (support/sparse.hpp) on every generated family, float and double, every index pair, a kept graph rebuilt
 // for another matrix, and the structural checks. (The portable half's twin: tests/csr_matrix_test.cpp.)
 #include "../../support/cg_reference.hpp"
+#include "../../support/device_csr.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/sparse.hpp"
@@ -27,19 +28,7 @@ using ksync::test::sparse_family;
 
 const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
 
-// A host matrix's arrays on the device, and the checked native matrix over them.
-template <class T, class Index, class Offset>
-struct device_matrix {
-  explicit device_matrix(const ksync::host_csr_matrix<T, Index, Offset>& host)
-      : row_offsets(host.row_offsets),
-        columns(host.columns),
-        values(host.values),
-        a(cudaStreamPerThread, host.rows, host.cols, host.nnz(), row_offsets.data(), columns.data(), values.data()) {}
-  ksync::cuda::device_buffer<Offset> row_offsets;
-  ksync::cuda::device_buffer<Index> columns;
-  ksync::cuda::device_buffer<T> values;
-  ksync::cuda::csr_matrix<T, Index, Offset> a;
-};
+using ksync::test::device_matrix;
 
 template <class T, class Index, class Offset>
 void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form,

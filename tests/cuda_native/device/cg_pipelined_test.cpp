@@ -4,6 +4,7 @@
 // float and double, the persistent kernels on several grid shapes, a kept graph rebuilt when the recurrence
 // changes, and the refusals. (The portable half's twin: tests/cg_pipelined_test.cpp.)
 #include "../../support/cg_reference.hpp"
+#include "../../support/device_csr.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/sparse.hpp"
@@ -44,18 +45,7 @@ int pipelined_iteration_bound(int classic_iterations, bool is_float) {
   return is_float ? 4 + classic_iterations / 4 : 2 + classic_iterations / 10;
 }
 
-template <class T, class Index, class Offset>
-struct device_matrix {
-  explicit device_matrix(const ksync::host_csr_matrix<T, Index, Offset>& host)
-      : row_offsets(host.row_offsets),
-        columns(host.columns),
-        values(host.values),
-        a(cudaStreamPerThread, host.rows, host.cols, host.nnz(), row_offsets.data(), columns.data(), values.data()) {}
-  ksync::cuda::device_buffer<Offset> row_offsets;
-  ksync::cuda::device_buffer<Index> columns;
-  ksync::cuda::device_buffer<T> values;
-  ksync::cuda::csr_matrix<T, Index, Offset> a;
-};
+using ksync::test::device_matrix;
 
 template <class T>
 void expect_pipelined_solves(const ksync::host_csr_matrix<T, std::int32_t, std::int32_t>& host, cg_form form,
