@@ -62,28 +62,10 @@ struct shifted_apply {
 template <class T, class Operator>
 void expect_matches_reference(const Operator& op, int m, double shift, cg_form form, const std::vector<T>& x0,
                               unsigned int seed) {
-  const exec_space exec;
-  const double tolerance = ksync::test::cg_tolerance<T>();
-  const int max_iterations = 4 * m * m + 10;
-  const auto b_host = ksync::test::cg_right_hand_side<T>(m, seed);
-  const auto reference = ksync::test::host_cg<T>(m, b_host, x0, tolerance, max_iterations, shift);
-  ASSERT_TRUE(reference.converged);
-  const auto b = ksync::test::to_device(b_host);
-  const auto x = ksync::test::to_device(x0);
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = 5;
-  const ksync::cg_result result = ksync::cg(exec, op, b, x, form, options);
-  exec.fence();
-  const auto x_host = ksync::test::to_host(x);
   SCOPED_TRACE("form " + std::string(ksync::to_string(form)) + ", m = " + std::to_string(m));
-  EXPECT_TRUE(result.converged);
-  EXPECT_NEAR(result.iterations, reference.iterations, 1);
-  EXPECT_LE(result.relative_residual, tolerance);
-  // The recurrence's residual drifts from the true one by rounding: a few times the tolerance at most here.
-  const double drift = sizeof(T) == sizeof(float) ? 30.0 : 10.0;
-  EXPECT_LE(ksync::test::true_relative_residual(m, b_host, x_host, shift), drift * tolerance);
+  const auto c = ksync::test::stencil_case<T>(m, seed, 10, x0, shift);
+  const auto [result, x] = ksync::test::solve_case(op, c, form, c.options(5));
+  ksync::test::expect_agrees(c, result, x, ksync::test::classic_stencil_agreement<T>());
 }
 
 TYPED_TEST(Cg, EveryReachableFormMatchesTheHostReference) {

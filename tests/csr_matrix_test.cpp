@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::csr_matrix: its structural check, and ksync::cg on it in every reachable form (the native ones
-// through the bridge on Kokkos::Cuda) against the host CG in double, on every generated matrix family.
-#include "support/cg_operator.hpp"   // poisson_rows: an operator by rows without a diagonal
-#include "support/cg_reference.hpp"  // cg_options_with
+// through the bridge on Kokkos::Cuda) against the host CG in double, on every generated matrix family; a kept
+// graph rebuilt for another matrix, preconditioner or recurrence.
+#include "support/cg_operator.hpp"  // poisson_rows (an operator by rows without a diagonal), expect_csr_solves
 #include "support/errors.hpp"
 #include "support/kokkos.hpp"
 #include "support/sparse.hpp"
+#include "support/types.hpp"
 
 #include <ksync/cg.hpp>
 #include <ksync/csr_matrix.hpp>
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -25,73 +27,25 @@ using exec_space = Kokkos::DefaultExecutionSpace;
 using memory_space = exec_space::memory_space;
 using ksync::test::sparse_family;
 
-// The sizes a family runs at: m^2 unknowns (m^3 for poisson_3d), the smallest ones and odd ones.
-std::vector<int> sizes_of(sparse_family family) {
-  return family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6} : std::vector<int>{1, 2, 3, 7, 16};
-}
+KSYNC_TYPED_SUITE(CsrCg, ksync::test::floating_types);
 
-template <class T, class Index, class Offset>
-void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form, unsigned int seed,
-                   ksync::cg_preconditioner preconditioner = ksync::cg_preconditioner::none) {
-  const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
-  const exec_space exec;
-  const ksync::csr_matrix a(exec, host);
-  const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
-  const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
-  const auto b_host = ksync::test::sparse_right_hand_side<T>(host.rows, seed);
-  const std::vector<T> zero(b_host.size(), T(0));
-  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
-  ASSERT_TRUE(reference.converged);
-  const auto b = ksync::test::to_device(b_host);
-  const auto x = ksync::test::to_device(zero);
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = 4;
-  options.preconditioner = preconditioner;
-  const auto result = ksync::cg(exec, a, b, x, form, options);
-  exec.fence();
-  EXPECT_TRUE(result.converged);
-  // Classic CG in float drifts from the double recurrence on the worse-conditioned families: a few
-  // iterations more or fewer there, one at most in double.
-  EXPECT_NEAR(result.iterations, reference.iterations, sizeof(T) == sizeof(float) ? 3 + reference.iterations / 10 : 1);
-  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, ksync::test::to_host(x), jacobi),
-            (sizeof(T) == sizeof(float) ? 100.0 : 10.0) * tolerance);
+std::vector<cg_form> reachable_forms() {
+  return ksync::test::reachable<exec_space>(ksync::all_cg_forms);
 }
-
-template <class T>
-class CsrCg : public ::testing::Test {};
-using floating_types = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(CsrCg, floating_types);
 
 TYPED_TEST(CsrCg, EveryReachableFormSolvesEveryFamily) {
-  using T = TypeParam;
-  for (const auto family : ksync::test::all_sparse_families) {
-    for (const int m : sizes_of(family)) {
-      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
-      for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
-        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
-                     std::string(ksync::to_string(form)));
-        expect_solves(host, form, 11u + static_cast<unsigned int>(m));
-      }
-    }
-  }
+  ksync::test::for_each_family_case<TypeParam>(
+      reachable_forms(), ksync::test::solver_test_sizes, [](const auto& host, cg_form form, int m) {
+        ksync::test::expect_csr_solves(host, form, 11u + static_cast<unsigned int>(m));
+      });
 }
 
 // Jacobi PCG (M = diag(A)) against the host PCG, on every family in every reachable form.
 TYPED_TEST(CsrCg, JacobiPreconditionedSolvesEveryFamily) {
-  using T = TypeParam;
-  for (const auto family : ksync::test::all_sparse_families) {
-    for (const int m : {2, 7, 16}) {
-      if (family == sparse_family::poisson_3d && m == 16) continue;  // 4096 unknowns: the 2-D sizes cover it
-      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
-      for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
-        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
-                     std::string(ksync::to_string(form)));
-        expect_solves(host, form, 17u, ksync::cg_preconditioner::jacobi);
-      }
-    }
-  }
+  ksync::test::for_each_family_case<TypeParam>(
+      reachable_forms(), ksync::test::preconditioned_test_sizes, [](const auto& host, cg_form form, int /*m*/) {
+        ksync::test::expect_csr_solves(host, form, 17u, ksync::cg_preconditioner::jacobi);
+      });
 }
 
 // What Jacobi buys: fewer iterations where the diagonal varies (variable coefficients), the same where it is
@@ -150,9 +104,12 @@ TYPED_TEST(CsrCg, EveryIndexTypeSolves) {
   const int m = 9;
   for (const auto form : ksync::test::reachable<exec_space>(ksync::all_cg_forms)) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
-    expect_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m), form, 3u);
-    expect_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m), form, 3u);
-    expect_solves(ksync::test::generate<T, std::int32_t, std::uint64_t>(sparse_family::variable_2d, m), form, 3u);
+    ksync::test::expect_csr_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m),
+                                   form, 3u);
+    ksync::test::expect_csr_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m),
+                                   form, 3u);
+    ksync::test::expect_csr_solves(ksync::test::generate<T, std::int32_t, std::uint64_t>(sparse_family::variable_2d, m),
+                                   form, 3u);
   }
 }
 
@@ -184,28 +141,41 @@ TEST(CsrCg, AKeptGraphIsRebuiltForAnotherMatrix) {
   }
 }
 
-// The kept graphs capture M^-1 too: one solver and one x, the preconditioner switched between solves, each
-// solve must run as many iterations as the host (P)CG it matches.
-TEST(CsrCg, AKeptGraphIsRebuiltWhenThePreconditionerChanges) {
+// The kept graphs capture M^-1 and the recurrence: one solver and one x, one of them changed between solves;
+// each solve must follow the host (P)CG it matches, which a graph of the other option would not. Pipelined
+// before classic: a pipelined graph kept for a classic solve divides by a p.Ap the classic start zeroed.
+TEST(CsrCg, AKeptGraphIsRebuiltWhenACapturedOptionChanges) {
+  using ksync::cg_preconditioner;
+  using ksync::cg_recurrence;
   const exec_space exec;
   const auto host = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, 12);
   const ksync::csr_matrix a(exec, host);
   const auto b_host = ksync::test::sparse_right_hand_side<double>(host.rows, 21u);
   const std::vector<double> zero(b_host.size(), 0.0);
   const auto b = ksync::test::to_device(b_host);
+  const std::pair<cg_preconditioner, cg_recurrence> steps[] = {{cg_preconditioner::none, cg_recurrence::pipelined},
+                                                               {cg_preconditioner::none, cg_recurrence::classic},
+                                                               {cg_preconditioner::jacobi, cg_recurrence::classic},
+                                                               {cg_preconditioner::none, cg_recurrence::classic},
+                                                               {cg_preconditioner::none, cg_recurrence::pipelined}};
   for (const auto form : ksync::test::reachable<exec_space>(std::array{cg_form::kokkos_graph, cg_form::cuda_graph})) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     ksync::cg_solver<exec_space, double> solver(exec, host.rows);
     const Kokkos::View<double*> x("x", b_host.size());
-    for (const auto preconditioner :
-         {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi, ksync::cg_preconditioner::none}) {
-      const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
+    for (const auto& [preconditioner, recurrence] : steps) {
+      SCOPED_TRACE(std::string(ksync::to_string(preconditioner)) + ", " + std::string(ksync::to_string(recurrence)));
+      const bool jacobi = preconditioner == cg_preconditioner::jacobi;
       const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, 1e-10, 2000, jacobi);
       Kokkos::deep_copy(exec, x, 0.0);
       auto options = ksync::test::cg_options_with(1e-10, 2000, 4);
       options.preconditioner = preconditioner;
+      options.recurrence = recurrence;
       const auto result = solver.solve(exec, a, b, x, form, options);
-      EXPECT_NEAR(result.iterations, reference.iterations, 1) << "jacobi " << jacobi;
+      exec.fence();
+      EXPECT_TRUE(result.converged);
+      EXPECT_EQ(result.restarts, 0);
+      EXPECT_NEAR(result.iterations, reference.iterations, recurrence == cg_recurrence::pipelined ? 2 : 1);
+      EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, ksync::test::to_host(x), jacobi), 2e-10);
     }
   }
 }

@@ -32,30 +32,28 @@ struct cg_reference_result {
   std::vector<double> history;
 };
 
-// CG in double from x0 on (A + shift I) x = b, stopping at ||r|| / ||b|| <= tolerance or max_iterations.
-template <class T>
-cg_reference_result host_cg(int m, const std::vector<T>& b_in, const std::vector<T>& x0, double tolerance,
-                            int max_iterations, double shift = 0.0) {
-  const auto n = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
+// Preconditioned CG in double from x0, with M^-1 = diag(weight) (all ones: plain CG): the recurrence ksync
+// runs, stopping at ||r|| / ||b|| <= tolerance or max_iterations, both norms in M^-1 (cg_preconditioner,
+// ksync/cg_types.hpp). apply(v, y) sets y = A v; weight has one entry per unknown.
+template <class T, class Apply>
+cg_reference_result host_pcg(const Apply& apply, const std::vector<double>& weight, const std::vector<T>& b_in,
+                             const std::vector<T>& x0, double tolerance, int max_iterations) {
+  const std::size_t n = weight.size();
   const std::vector<double> b(b_in.begin(), b_in.end());
   cg_reference_result out;
   out.x.assign(x0.begin(), x0.end());
-  const auto apply = [&](const std::vector<double>& v, std::vector<double>& y) {
-    for (std::size_t i = 0; i < n; ++i)
-      y[i] = shifted_poisson_row(v, m, static_cast<int>(i), shift);
-  };
-  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {
+  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v, bool weighted) {
     double sum = 0;
     for (std::size_t i = 0; i < n; ++i)
-      sum += u[i] * v[i];
+      sum += u[i] * v[i] * (weighted ? weight[i] : 1.0);
     return sum;
   };
   std::vector<double> r(n), p(n, 0.0), ap(n);
   apply(out.x, ap);
   for (std::size_t i = 0; i < n; ++i)
     r[i] = b[i] - ap[i];
-  double rho = dot(r, r);
-  const double b_norm = std::sqrt(dot(b, b));
+  double rho = dot(r, r, true);
+  const double b_norm = std::sqrt(dot(b, b, true));
   if (b_norm == 0) {
     out.x.assign(n, 0.0);
     out.converged = true;
@@ -67,14 +65,14 @@ cg_reference_result host_cg(int m, const std::vector<T>& b_in, const std::vector
   double beta = 0;
   while (relative > tolerance && out.iterations < max_iterations) {
     for (std::size_t i = 0; i < n; ++i)
-      p[i] = r[i] + beta * p[i];
+      p[i] = r[i] * weight[i] + beta * p[i];
     apply(p, ap);
-    const double alpha = rho / dot(p, ap);
+    const double alpha = rho / dot(p, ap, false);
     for (std::size_t i = 0; i < n; ++i) {
       out.x[i] += alpha * p[i];
       r[i] -= alpha * ap[i];
     }
-    const double rho_next = dot(r, r);
+    const double rho_next = dot(r, r, true);
     beta = rho_next / rho;
     rho = rho_next;
     relative = std::sqrt(rho) / b_norm;
@@ -84,6 +82,18 @@ cg_reference_result host_cg(int m, const std::vector<T>& b_in, const std::vector
   out.relative_residual = relative;
   out.converged = relative <= tolerance;
   return out;
+}
+
+// CG in double from x0 on (A + shift I) x = b for the m x m Poisson operator A.
+template <class T>
+cg_reference_result host_cg(int m, const std::vector<T>& b, const std::vector<T>& x0, double tolerance,
+                            int max_iterations, double shift = 0.0) {
+  const auto n = static_cast<std::size_t>(m) * static_cast<std::size_t>(m);
+  const auto apply = [&](const std::vector<double>& v, std::vector<double>& y) {
+    for (std::size_t i = 0; i < n; ++i)
+      y[i] = shifted_poisson_row(v, m, static_cast<int>(i), shift);
+  };
+  return host_pcg(apply, std::vector<double>(n, 1.0), b, x0, tolerance, max_iterations);
 }
 
 // ||b - (A + shift I) x|| / ||b||, in double.

@@ -4,6 +4,8 @@
 // ksync::host_csr_matrix), and the host CG in double they are compared with.
 #pragma once
 
+#include "cg_reference.hpp"
+
 #include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
 
@@ -164,11 +166,15 @@ std::vector<double> host_apply(const host_csr_matrix<T, Index, Offset>& a, const
   return y;
 }
 
-struct sparse_cg_result {
-  int iterations = 0;
-  bool converged = false;
-  std::vector<double> x;
-};
+// The sizes the solver tests run a family at: m^2 unknowns (m^3 for poisson_3d), the smallest ones and odd ones.
+inline std::vector<int> solver_test_sizes(sparse_family family) {
+  return family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6} : std::vector<int>{1, 2, 3, 7, 16};
+}
+
+// Fewer for Jacobi PCG, whose solves add to those: 16^3 unknowns of poisson_3d left out (the 2-D sizes cover it).
+inline std::vector<int> preconditioned_test_sizes(sparse_family family) {
+  return family == sparse_family::poisson_3d ? std::vector<int>{2, 7} : std::vector<int>{2, 7, 16};
+}
 
 // M^-1 = 1 / diag(A) of Jacobi preconditioning, in double.
 template <class T, class Index, class Offset>
@@ -182,48 +188,15 @@ std::vector<double> host_inverse_diagonal(const host_csr_matrix<T, Index, Offset
   return inverse;
 }
 
-// CG in double from x0, stopping at ||r|| / ||b|| <= tolerance or max_iterations (the recurrence ksync runs);
-// with jacobi, PCG with M = diag(A), the test in the M^-1 norm (cg_preconditioner, ksync/cg_types.hpp).
+// CG in double from x0 (with jacobi, PCG with M = diag(A)): host_pcg on the assembled matrix.
 template <class T, class Index, class Offset>
-sparse_cg_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b_in,
-                                const std::vector<T>& x0, double tolerance, int max_iterations, bool jacobi = false) {
-  const auto n = static_cast<std::size_t>(a.rows);
-  const std::vector<double> b(b_in.begin(), b_in.end());
-  sparse_cg_result out;
-  out.x.assign(x0.begin(), x0.end());
-  const std::vector<double> weight = jacobi ? host_inverse_diagonal(a) : std::vector<double>(n, 1.0);
-  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {  // u . M^-1 v
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      sum += u[i] * v[i] * weight[i];
-    return sum;
-  };
-  std::vector<double> r = host_apply(a, out.x);
-  for (std::size_t i = 0; i < n; ++i)
-    r[i] = b[i] - r[i];
-  std::vector<double> p(n, 0.0);
-  double rho = dot(r, r);
-  const double b_norm = std::sqrt(dot(b, b));
-  double beta = 0;
-  while (std::sqrt(rho) / b_norm > tolerance && out.iterations < max_iterations) {
-    for (std::size_t i = 0; i < n; ++i)
-      p[i] = r[i] * weight[i] + beta * p[i];
-    const std::vector<double> ap = host_apply(a, p);
-    double p_ap = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      p_ap += p[i] * ap[i];
-    const double alpha = rho / p_ap;
-    for (std::size_t i = 0; i < n; ++i) {
-      out.x[i] += alpha * p[i];
-      r[i] -= alpha * ap[i];
-    }
-    const double rho_next = dot(r, r);
-    beta = rho_next / rho;
-    rho = rho_next;
-    ++out.iterations;
-  }
-  out.converged = std::sqrt(rho) / b_norm <= tolerance;
-  return out;
+cg_reference_result host_sparse_cg(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& b,
+                                   const std::vector<T>& x0, double tolerance, int max_iterations,
+                                   bool jacobi = false) {
+  const auto apply = [&](const std::vector<double>& v, std::vector<double>& y) { y = host_apply(a, v); };
+  const std::vector<double> weight =
+      jacobi ? host_inverse_diagonal(a) : std::vector<double>(static_cast<std::size_t>(a.rows), 1.0);
+  return host_pcg(apply, weight, b, x0, tolerance, max_iterations);
 }
 
 // ||b - A x|| / ||b|| in double (with jacobi: in the M^-1 norm).

@@ -2,10 +2,9 @@
 // ksync::cuda::csr_matrix and ksync::cuda::cg on it: every native form against the host CG in double
 // (support/sparse.hpp) on every generated family, float and double, every index pair, a kept graph rebuilt
 // for another matrix, and the structural checks. (The portable half's twin: tests/csr_matrix_test.cpp.)
-#include "../../support/cg_reference.hpp"
-#include "../../support/device_csr.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
+#include "../../support/native_cg.hpp"
 #include "../../support/sparse.hpp"
 #include "../../support/types.hpp"
 
@@ -29,72 +28,27 @@ using ksync::test::sparse_family;
 const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
 
 using ksync::test::device_matrix;
-
-template <class T, class Index, class Offset>
-void expect_solves(const ksync::host_csr_matrix<T, Index, Offset>& host, cg_form form,
-                   const ksync::cuda::cg_tuning& tuning = {},
-                   ksync::cg_preconditioner preconditioner = ksync::cg_preconditioner::none) {
-  const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
-  const device_matrix<T, Index, Offset> matrix(host);
-  const double tolerance = sizeof(T) == sizeof(float) ? 1e-4 : 1e-9;
-  const int max_iterations = 4 * static_cast<int>(host.rows) + 20;
-  const auto b_host = ksync::test::sparse_right_hand_side<T>(host.rows, 13u);
-  const std::vector<T> zero(b_host.size(), T(0));
-  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
-  ASSERT_TRUE(reference.converged);
-  const ksync::cuda::device_buffer<T> b(b_host);
-  ksync::cuda::device_buffer<T> x(zero);
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = 4;
-  options.preconditioner = preconditioner;
-  const auto result = ksync::cuda::cg(cudaStreamPerThread, matrix.a, b.data(), x.data(), form, options, tuning);
-  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-  EXPECT_TRUE(result.converged);
-  // As in the portable test: a few iterations' drift in float on the worse-conditioned families.
-  EXPECT_NEAR(result.iterations, reference.iterations, sizeof(T) == sizeof(float) ? 3 + reference.iterations / 10 : 1);
-  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host(), jacobi),
-            (sizeof(T) == sizeof(float) ? 100.0 : 10.0) * tolerance);
-}
+using ksync::test::expect_csr_solves;
 
 KSYNC_TYPED_GPU_SUITE(CsrCgGpu, ksync::test::floating_types);
 
 TYPED_TEST(CsrCgGpu, EveryNativeFormSolvesEveryFamily) {
-  using T = TypeParam;
-  for (const auto family : ksync::test::all_sparse_families) {
-    const std::vector<int> sizes =
-        family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6} : std::vector<int>{1, 2, 3, 7, 16};
-    for (const int m : sizes) {
-      if (!ksync::test::cg_grid_enabled(m)) continue;
-      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
-      for (const auto form : native_forms) {
-        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
-                     std::string(ksync::to_string(form)));
-        expect_solves(host, form);
-      }
-    }
-  }
+  ksync::test::for_each_family_case<TypeParam>(
+      native_forms, ksync::test::solver_test_sizes,
+      [](const auto& host, cg_form form, int /*m*/) { expect_csr_solves(host, form); });
 }
 
 // Jacobi PCG against the host PCG; the persistent forms on two grid shapes too.
 TYPED_TEST(CsrCgGpu, JacobiPreconditionedSolvesEveryFamily) {
   using T = TypeParam;
-  for (const auto family : ksync::test::all_sparse_families) {
-    for (const int m : {2, 7, 16}) {
-      if (!ksync::test::cg_grid_enabled(m) || (family == sparse_family::poisson_3d && m == 16)) continue;
-      const auto host = ksync::test::generate<T, std::int32_t>(family, m);
-      for (const auto form : native_forms) {
-        SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
-                     std::string(ksync::to_string(form)));
-        expect_solves(host, form, {}, ksync::cg_preconditioner::jacobi);
-      }
-    }
-  }
+  ksync::test::for_each_family_case<T>(native_forms, ksync::test::preconditioned_test_sizes,
+                                       [](const auto& host, cg_form form, int /*m*/) {
+                                         expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi);
+                                       });
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::variable_2d, 12);
   for (const auto form : {cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
-    expect_solves(host, form, {.elements_per_thread = 64, .blocks_per_multiprocessor = 1},
-                  ksync::cg_preconditioner::jacobi);
+    expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi, ksync::cg_recurrence::classic,
+                      {.elements_per_thread = 64, .blocks_per_multiprocessor = 1});
 }
 
 // A zero diagonal entry under Jacobi: refused at the start of every form, x left as it was.
@@ -124,8 +78,8 @@ TYPED_TEST(CsrCgGpu, EveryIndexPairSolves) {
   const int m = 9;
   for (const auto form : native_forms) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
-    expect_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m), form);
-    expect_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m), form);
+    expect_csr_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m), form);
+    expect_csr_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m), form);
   }
 }
 
@@ -134,16 +88,10 @@ TYPED_TEST(CsrCgGpu, PersistentFormsOnEveryGridShape) {
   using T = TypeParam;
   const int m = ksync::test::cg_grid_enabled(40) ? 40 : 12;
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, m);
-  for (const int per_thread : {1, 64}) {
-    for (const int per_multiprocessor : {0, 1}) {
-      SCOPED_TRACE("elements per thread " + std::to_string(per_thread) + ", blocks per SM " +
-                   std::to_string(per_multiprocessor));
-      const ksync::cuda::cg_tuning tuning{.elements_per_thread = per_thread,
-                                          .blocks_per_multiprocessor = per_multiprocessor};
-      for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
-        expect_solves(host, form, tuning);
-    }
-  }
+  ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
+    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+      expect_csr_solves(host, form, ksync::cg_preconditioner::none, ksync::cg_recurrence::classic, tuning);
+  });
 }
 
 // The cuda_graph form keeps its graph between solves; one solver, one x, another matrix: rebuilt.

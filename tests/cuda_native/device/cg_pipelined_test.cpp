@@ -3,10 +3,9 @@
 // form that runs it against the host (P)CG in double, on every generated family and the built-in stencil,
 // float and double, the persistent kernels on several grid shapes, a kept graph rebuilt when the recurrence
 // changes, and the refusals. (The portable half's twin: tests/cg_pipelined_test.cpp.)
-#include "../../support/cg_reference.hpp"
-#include "../../support/device_csr.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
+#include "../../support/native_cg.hpp"
 #include "../../support/sparse.hpp"
 #include "../../support/types.hpp"
 
@@ -34,64 +33,23 @@ using ksync::cg_recurrence;
 using ksync::test::sparse_family;
 
 std::vector<cg_form> native_pipelined_forms() {
-  std::vector<cg_form> forms;
-  for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native))
-    if (ksync::runs_pipelined(form)) forms.push_back(form);
-  return forms;
-}
-
-// The portable test's bound (tests/cg_pipelined_test.cpp, docs/solvers.md).
-int pipelined_iteration_bound(int classic_iterations, bool is_float) {
-  return is_float ? 4 + classic_iterations / 4 : 2 + classic_iterations / 10;
+  return ksync::test::pipelined_among(ksync::ids_of_half<cg_form>(ksync::strategy_half::native));
 }
 
 using ksync::test::device_matrix;
-
-template <class T>
-void expect_pipelined_solves(const ksync::host_csr_matrix<T, std::int32_t, std::int32_t>& host, cg_form form,
-                             ksync::cg_preconditioner preconditioner, const ksync::cuda::cg_tuning& tuning = {}) {
-  const bool jacobi = preconditioner == ksync::cg_preconditioner::jacobi;
-  const bool is_float = sizeof(T) == sizeof(float);
-  const device_matrix<T, std::int32_t, std::int32_t> matrix(host);
-  const double tolerance = is_float ? 1e-4 : 1e-9;
-  const int max_iterations = 4 * static_cast<int>(host.rows) + 40;
-  const auto b_host = ksync::test::sparse_right_hand_side<T>(host.rows, 13u);
-  const std::vector<T> zero(b_host.size(), T(0));
-  const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, tolerance, max_iterations, jacobi);
-  ASSERT_TRUE(reference.converged);
-  const ksync::cuda::device_buffer<T> b(b_host);
-  ksync::cuda::device_buffer<T> x(zero);
-  auto options = ksync::test::cg_options_with(tolerance, max_iterations, 4);
-  options.preconditioner = preconditioner;
-  options.recurrence = cg_recurrence::pipelined;
-  const auto result = ksync::cuda::cg(cudaStreamPerThread, matrix.a, b.data(), x.data(), form, options, tuning);
-  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-  EXPECT_TRUE(result.converged);
-  EXPECT_GE(result.iterations, reference.iterations - 1);
-  EXPECT_LE(result.iterations, reference.iterations + pipelined_iteration_bound(reference.iterations, is_float))
-      << "restarts " << result.restarts;
-  EXPECT_LE(result.relative_residual, tolerance);
-  EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host(), jacobi), (is_float ? 20.0 : 2.0) * tolerance);
-}
 
 KSYNC_TYPED_GPU_SUITE(CgPipelinedGpu, ksync::test::floating_types);
 
 TYPED_TEST(CgPipelinedGpu, EveryFormSolvesEveryFamily) {
   using T = TypeParam;
   for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
-    for (const auto family : ksync::test::all_sparse_families) {
-      const std::vector<int> sizes = sanitizing()                          ? std::vector<int>{2, 7}
-                                     : family == sparse_family::poisson_3d ? std::vector<int>{1, 2, 3, 6}
-                                                                           : std::vector<int>{1, 2, 3, 7, 16};
-      for (const int m : sizes) {
-        const auto host = ksync::test::generate<T, std::int32_t>(family, m);
-        for (const auto form : native_pipelined_forms()) {
-          SCOPED_TRACE(ksync::test::to_string(family) + ", m = " + std::to_string(m) + ", form " +
-                       std::string(ksync::to_string(form)) + ", " + std::string(ksync::to_string(preconditioner)));
-          expect_pipelined_solves(host, form, preconditioner);
-        }
-      }
-    }
+    SCOPED_TRACE(std::string(ksync::to_string(preconditioner)));
+    const auto sizes_of = [](sparse_family family) {
+      return sanitizing() ? std::vector<int>{2, 7} : ksync::test::solver_test_sizes(family);
+    };
+    ksync::test::for_each_family_case<T>(native_pipelined_forms(), sizes_of, [&](const auto& host, cg_form form, int) {
+      ksync::test::expect_csr_solves(host, form, preconditioner, cg_recurrence::pipelined);
+    });
   }
 }
 
@@ -101,41 +59,24 @@ TYPED_TEST(CgPipelinedGpu, PersistentFormsOnEveryGridShape) {
   using T = TypeParam;
   const int m = sanitizing() ? 12 : 200;
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, m);
-  for (const int per_thread : {1, 64}) {
-    for (const int per_multiprocessor : {0, 1}) {
-      SCOPED_TRACE("elements per thread " + std::to_string(per_thread) + ", blocks per SM " +
-                   std::to_string(per_multiprocessor));
-      const ksync::cuda::cg_tuning tuning{.elements_per_thread = per_thread,
-                                          .blocks_per_multiprocessor = per_multiprocessor};
-      for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
-        expect_pipelined_solves(host, form, ksync::cg_preconditioner::jacobi, tuning);
-    }
-  }
+  ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
+    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+      ksync::test::expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi, cg_recurrence::pipelined, tuning);
+  });
 }
 
 // The built-in stencil's kernels.
 TYPED_TEST(CgPipelinedGpu, TheBuiltInOperatorMatchesTheHostCg) {
   using T = TypeParam;
-  const bool is_float = sizeof(T) == sizeof(float);
   for (const int m : {1, 2, 3, 17, 64}) {
     if (sanitizing() && m != 2 && m != 17) continue;
-    const double tolerance = ksync::test::cg_tolerance<T>();
-    const int max_iterations = 4 * m * m + 40;
-    const auto b_host = ksync::test::cg_right_hand_side<T>(m, 3u);
-    const std::vector<T> zero(b_host.size(), T(0));
-    const auto reference = ksync::test::host_cg<T>(m, b_host, zero, tolerance, max_iterations);
-    ASSERT_TRUE(reference.converged);
+    const auto c = ksync::test::stencil_case<T>(m, 3u, 40);
+    auto options = c.options(4);
+    options.recurrence = cg_recurrence::pipelined;
     for (const auto form : native_pipelined_forms()) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", form " + std::string(ksync::to_string(form)));
-      const ksync::cuda::device_buffer<T> b(b_host);
-      ksync::cuda::device_buffer<T> x(zero);
-      auto options = ksync::test::cg_options_with(tolerance, max_iterations, 4);
-      options.recurrence = cg_recurrence::pipelined;
-      const auto result = ksync::cuda::cg(cudaStreamPerThread, m, b.data(), x.data(), form, options);
-      KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-      EXPECT_TRUE(result.converged);
-      EXPECT_LE(result.iterations, reference.iterations + pipelined_iteration_bound(reference.iterations, is_float));
-      EXPECT_LE(ksync::test::true_relative_residual(m, b_host, x.to_host()), (is_float ? 20.0 : 2.0) * tolerance);
+      const auto [result, x] = ksync::test::solve_case(m, c, form, options);
+      ksync::test::expect_agrees(c, result, x, ksync::test::pipelined_agreement<T>(c.reference.iterations));
     }
   }
 }

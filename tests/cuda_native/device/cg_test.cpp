@@ -2,9 +2,9 @@
 // ksync::cuda::cg: every native form against the host CG (support/cg_reference.hpp), float and double, the
 // solver object, and the argument checks. (The portable forms, and the native ones through the bridge, are
 // in tests/cg_test.cpp.)
-#include "../../support/cg_reference.hpp"
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
+#include "../../support/native_cg.hpp"
 #include "../../support/types.hpp"
 
 #include <ksync/cuda/device/cg.hpp>
@@ -27,27 +27,10 @@ KSYNC_TYPED_GPU_SUITE(CgGpu, ksync::test::floating_types);
 
 template <class T>
 void expect_matches_reference(int m, cg_form form, const std::vector<T>& x0, const ksync::cuda::cg_tuning& tuning) {
-  const double tolerance = ksync::test::cg_tolerance<T>();
-  const int max_iterations = 4 * m * m + 10;
-  const auto b_host = ksync::test::cg_right_hand_side<T>(m, 7u + static_cast<unsigned int>(m));
-  const auto reference = ksync::test::host_cg<T>(m, b_host, x0, tolerance, max_iterations);
-  ASSERT_TRUE(reference.converged);
-  const ksync::cuda::device_buffer<T> b(b_host);
-  ksync::cuda::device_buffer<T> x(x0);
-  ksync::cg_options options;
-  options.tolerance = tolerance;
-  options.max_iterations = max_iterations;
-  options.check_every = 5;
-  options.record_history = true;
-  const auto result = ksync::cuda::cg(cudaStreamPerThread, m, b.data(), x.data(), form, options, tuning);
-  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-  const auto x_host = x.to_host();
   SCOPED_TRACE("form " + std::string(ksync::to_string(form)) + ", m = " + std::to_string(m));
-  EXPECT_TRUE(result.converged);
-  EXPECT_NEAR(result.iterations, reference.iterations, 1);
-  EXPECT_LE(result.relative_residual, tolerance);
-  const double drift = sizeof(T) == sizeof(float) ? 30.0 : 10.0;
-  EXPECT_LE(ksync::test::true_relative_residual(m, b_host, x_host), drift * tolerance);
+  const auto c = ksync::test::stencil_case<T>(m, 7u + static_cast<unsigned int>(m), 10, x0);
+  const auto [result, x] = ksync::test::solve_case(m, c, form, c.options(5, true), tuning);
+  ksync::test::expect_agrees(c, result, x, ksync::test::classic_stencil_agreement<T>());
   ASSERT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1);
   EXPECT_DOUBLE_EQ(result.residual_history.back(), result.relative_residual);
 }
@@ -67,16 +50,10 @@ TYPED_TEST(CgGpu, PersistentFormsOnEveryGridShape) {
   // 10,000 unknowns: 40 blocks at one element per thread, one at 64; 1,600 under the sanitizers: 7 and 1.
   const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
   const auto guess = ksync::test::cg_right_hand_side<T>(m, 12u);
-  for (const int per_thread : {1, 64}) {
-    for (const int per_multiprocessor : {0, 1}) {
-      SCOPED_TRACE("elements per thread " + std::to_string(per_thread) + ", blocks per SM " +
-                   std::to_string(per_multiprocessor));
-      const ksync::cuda::cg_tuning tuning{.elements_per_thread = per_thread,
-                                          .blocks_per_multiprocessor = per_multiprocessor};
-      for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
-        expect_matches_reference<T>(m, form, guess, tuning);
-    }
-  }
+  ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
+    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+      expect_matches_reference<T>(m, form, guess, tuning);
+  });
 }
 
 TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
