@@ -73,6 +73,19 @@ struct cg_pipelined_vectors {
   [[nodiscard]] KSYNC_HOST_DEVICE T* next_w(int iteration) const { return iteration % 2 == 0 ? w_odd : w_even; }
 };
 
+// The vectors over a half's CG buffers (r, w_even, w_odd, z, s, p: Views or device buffers, each with data()).
+template <class T, class Buffers>
+[[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors_of(T* x, Buffers& buffers, const T* inverse_diagonal) {
+  return {.x = x,
+          .r = buffers.r.data(),
+          .w_even = buffers.w_even.data(),
+          .w_odd = buffers.w_odd.data(),
+          .z = buffers.z.data(),
+          .s = buffers.s.data(),
+          .p = buffers.p.data(),
+          .inverse_diagonal = inverse_diagonal};
+}
+
 // Row i of the start, after r = b - A x everywhere: w = A M^-1 r into `w` (the buffer of the first
 // iteration's parity), z = s = p = 0; returns row i's term of w . M^-1 r.
 template <bool Weighted, class T, class Operator, class Index>

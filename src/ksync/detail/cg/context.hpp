@@ -91,14 +91,7 @@ struct cg_run {
 
   [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
   [[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors() const {
-    return {.x = x.data(),
-            .r = buffers->r.data(),
-            .w_even = buffers->w_even.data(),
-            .w_odd = buffers->w_odd.data(),
-            .z = buffers->z.data(),
-            .s = buffers->s.data(),
-            .p = buffers->p.data(),
-            .inverse_diagonal = inverse_diagonal};
+    return pipelined_vectors_of(x.data(), *buffers, inverse_diagonal);
   }
   [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(x.extent(0)); }
   [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }

@@ -90,14 +90,7 @@ struct cg_run {
 
   [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
   [[nodiscard]] cg_kernels::cg_pipelined_vectors<T> pipelined_vectors() const {
-    return {.x = x,
-            .r = buffers->r.data(),
-            .w_even = buffers->w_even.data(),
-            .w_odd = buffers->w_odd.data(),
-            .z = buffers->z.data(),
-            .s = buffers->s.data(),
-            .p = buffers->p.data(),
-            .inverse_diagonal = inverse_diagonal};
+    return ksync::detail::pipelined_vectors_of(x, *buffers, inverse_diagonal);
   }
 
   [[nodiscard]] std::int64_t n() const { return buffers->n; }
