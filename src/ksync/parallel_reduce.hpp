@@ -20,10 +20,11 @@
 //
 // strategy, one of two kinds:
 //   - an index_strategy (automatic, kokkos, batched): Kokkos alone, on every backend, any value type and
-//     any reducer. Its native rows map ksync::cuda::parallel_for's indices and are refused here. On host
-//     backends `automatic` folds as reduce_strategy::tuned (below) when the value is arithmetic and the result
-//     a host scalar, a rank-0 View, or Kokkos::Sum, Min or Max: 1.8-5x Kokkos' own loop for a dot on OpenMP
-//     (docs/index-functors.md); float sums are then kept in double, as ksync::reduce keeps them.
+//     any reducer. Its native rows map ksync::cuda::parallel_for's indices and are refused here. Where the
+//     value is arithmetic and the result a host scalar, a rank-0 View, or Kokkos::Sum, Min or Max,
+//     `automatic` folds as a reduce_strategy (below) instead: on host backends as tuned, 1.8-5x Kokkos' own
+//     loop for a dot on OpenMP (float sums then kept in double, as ksync::reduce keeps them); on Kokkos::Cuda
+//     with the native half (int32, int64, float, double) as the native last_block (docs/index-functors.md).
 //   - a reduce_strategy: f's terms folded as ksync::reduce folds a View's elements — kokkos, team, tuned
 //     (Kokkos alone, every backend) or, on Kokkos::Cuda in a translation unit compiled as CUDA, the native
 //     two_pass, last_block, grid_sync, cluster, atomics (ksync::cuda::parallel_reduce, through the bridge;
@@ -103,6 +104,15 @@ void reduce_by_index_strategy(const std::string& label, const ExecutionSpace& ex
     // accumulators, which the compiler vectorizes); Kokkos' own loop adds every term into one accumulator.
     if (strategy == index_strategy::automatic) {
       reduce_index_terms<Acc>(label, exec, n, f, reduce_strategy::tuned, std::forward<Result>(result));
+      return;
+    }
+  }
+  if constexpr (folds_as_reduction<Acc, Plain> && twin_of<"ksync::parallel_reduce", ExecutionSpace, Acc>::exists) {
+    // Kokkos::Cuda with the native half, in a translation unit compiled as CUDA: `automatic` folds by the
+    // native last_block kernel (ksync::cuda::parallel_reduce, four terms' loads in flight per thread), faster
+    // than Kokkos' reduction at every n the benchmarks sweep (docs/index-functors.md).
+    if (strategy == index_strategy::automatic) {
+      reduce_index_terms<Acc>(label, exec, n, f, reduce_strategy::last_block, std::forward<Result>(result));
       return;
     }
   }
