@@ -44,16 +44,23 @@ def read_json(path):
 
 
 def load(folder):
-    """{run name: {'samples': [seconds], 'median', 'rate': median bytes/s, 'spread', 'entries': every repetition,
-    'entry': the last one (for its labels; numbers come from counter()), 'suite': file}} and the suites'
-    contexts. A name both suites report gets the second suite's prefix ('portable:cub/...')."""
+    """{run name: {'samples': [seconds], 'median', 'rate': median bytes/s, 'spread', 'entries': every repetition
+    (or the median aggregate alone, where the run kept only aggregates), 'entry': the last one (for its labels;
+    numbers come from counter()), 'suite': file}} and the suites' contexts. A name both suites report gets the second suite's prefix ('portable:cub/...')."""
     rows, contexts = {}, {}
     for path in suite_files(folder):
         data = read_json(path)
         suite = suite_name(path)
         contexts[suite] = data.get("context", {})
-        for entry in data.get("benchmarks", []):
-            if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
+        entries = data.get("benchmarks", [])
+        # A run made with --benchmark_report_aggregates_only keeps only aggregates: its median stands for the
+        # repetitions (one sample, no spread).
+        repeated = {entry["run_name"] for entry in entries if entry.get("run_type") != "aggregate"}
+        for entry in entries:
+            if entry.get("error_occurred"):
+                continue
+            if entry.get("run_type") == "aggregate" and (entry["run_name"] in repeated
+                                                         or entry.get("aggregate_name") != "median"):
                 continue
             name = entry["run_name"].removesuffix("/manual_time")
             if name in rows and rows[name]["suite"] != suite:
