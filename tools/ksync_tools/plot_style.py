@@ -29,6 +29,8 @@ KNOWN = {
     "CUB": ("#000000", "*"), "Kokkos": ("#843c39", "h"), "hand-written": ("#525252", "d"),
     # headline plots (headline_plots.py): the fastest of each half at each n
     "best native": ("#08519c", "o"), "best portable": ("#c51b7d", "s"),
+    # the sparse CG plots (sparse_tables.py): each half's fastest form per recurrence, and NVIDIA's sample CG
+    "best Jacobi": ("#31a354", "^"), "best pipelined": ("#fd8d3c", "v"), "cuSPARSE": ("#76b900", "X"),
     # ratios per pattern (kokkos_over_native)
     "float sum": ("#2ca02c", "o"), "transform y = 2x": ("#9467bd", "s"),
 }
@@ -39,15 +41,16 @@ HALF_STYLE = {"native": "-", "portable": ":", "baseline": "--"}
 # Bars of a chart of both halves (barrier costs), hatched for the portable half too.
 HALF_COLOUR = {"native": "#1f77b4", "portable": "#e7298a"}
 # Ceilings and floors: thin grey, told apart by shade and dash.
-BOUND_STYLES = [("#555555", "-."), ("#999999", "--"), ("#555555", (0, (1, 1))), ("#999999", "-")]
+BOUND_STYLES = [("#555555", "-."), ("#999999", "--"), ("#555555", (0, (1, 1))), ("#999999", "-"),
+                ("#555555", (0, (5, 2))), ("#999999", (0, (3, 1, 1, 1)))]
 
 
 def identity(label):
     """(half, strategy name) of a series label such as 'native two_pass', 'ksync tuned', 'Kokkos CG'."""
-    if label.startswith("best native"):
-        return "native", "best native"
-    if label.startswith("best portable"):
-        return "portable", "best portable"
+    for half in ("native", "portable"):
+        if label.startswith(f"best {half}"):  # "best native (per n)"; "best native Jacobi": "best Jacobi" there
+            rest = label.removeprefix(f"best {half}").strip()
+            return half, f"best {rest}" if rest and not rest.startswith("(") else f"best {half}"
     if label.startswith("native "):
         return "native", label.removeprefix("native ")
     if label.startswith("portable "):
@@ -58,6 +61,8 @@ def identity(label):
         return "native", "transform"
     if label.startswith("CUB"):
         return "baseline", "CUB"
+    if label.startswith("cuSPARSE"):
+        return "baseline", "cuSPARSE"
     if label.startswith("Kokkos"):
         return "baseline", "Kokkos"
     if label.startswith("hand-written"):
