@@ -19,7 +19,9 @@ HEADLINES = {"reduce_bandwidth_headline.png": ("reduce_bandwidth.png", max),
              "transform_bandwidth_headline.png": ("transform_bandwidth.png", max),
              "cg_iteration_headline.png": ("cg_iteration.png", min),
              "stream_copy_bandwidth_headline.png": ("stream_copy_bandwidth.png", max),
-             "stream_dot_bandwidth_headline.png": ("stream_dot_bandwidth.png", max)}
+             "stream_dot_bandwidth_headline.png": ("stream_dot_bandwidth.png", max),
+             "cg_csr_poisson_2d_headline.png": ("cg_csr_poisson_2d.png", min),
+             "cg_csr_poisson_3d_headline.png": ("cg_csr_poisson_3d.png", min)}
 
 
 def check(drawn):
@@ -88,6 +90,7 @@ def main():
     project, results, WORK = (pathlib.Path(a) for a in sys.argv[1:4])
     sys.dont_write_bytecode = True
     sys.path.insert(0, str(project / "tools"))
+    from ksync_tools import sparse_tables
     from ksync_tools.plot_style import identity
     from ksync_tools.report import write_report
     from ksync_tools.results import load
@@ -95,11 +98,16 @@ def main():
     shutil.rmtree(WORK, ignore_errors=True)
     shutil.copytree(results, WORK)
     drawn = write_report(WORK) or {}
-    wanted = {"reduce_bandwidth.png", "transform_bandwidth.png", "kokkos_over_native.png", "barrier_costs.png",
-              "cg_iteration.png"}
     rows, _ = load(WORK)
+    wanted = set()
+    if any(name.startswith("native/reduce/") for name in rows):  # a whole run, not one of a few families
+        wanted |= {"reduce_bandwidth.png", "transform_bandwidth.png", "kokkos_over_native.png", "barrier_costs.png",
+                   "cg_iteration.png"}
     if any("/stream/" in name for name in rows):  # runs from 2026-12-02 on time the index functors
         wanted |= {"stream_copy_bandwidth.png", "stream_dot_bandwidth.png"}
+    for matrix, table in sparse_tables.families(rows).items():  # a matrix timed at several sizes
+        if len(set().union(*table.values())) > 1:
+            wanted.add(f"cg_csr_{matrix}.png")
     wanted |= {headline for headline, (full, _) in HEADLINES.items() if full in wanted}
     failures = [f"{file}: not drawn" for file in sorted(wanted - set(drawn))]
     failures += check(drawn)

@@ -5,7 +5,7 @@ with) and of the index functors' float copy and dot (stream_tables), Kokkos / na
 reduction, the transform and CG a headline plot (headline_plots) drawn from the full plot's series, embedded
 before it."""
 
-from ksync_tools import plot_style, solver_tables, timeline
+from ksync_tools import plot_style, solver_tables, sparse_tables, timeline
 from ksync_tools.headline_plots import headline
 from ksync_tools.results import counter
 
@@ -119,6 +119,10 @@ def plots(folder, rows, ratios, out):
     with_headline(*solver_tables.plot(plt, folder, ratios.get("solvers"), caption),
                   "conjugate gradients: µs per iteration", "m (m x m unknowns)", "µs per iteration (median)", min,
                   per="m", size=(10, 6))
+    for matrix, series in (ratios.get("sparse_solvers") or {}).items():
+        with_headline(*sparse_tables.plot(plt, folder, matrix, series, caption),
+                      f"CG on the assembled {matrix} matrix: µs per iteration", sparse_tables.axis_label(matrix),
+                      "µs per iteration (median)", min, per="m", size=(10, 6))
     trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
     if trace.exists():
         timeline.draw(plt, trace, folder / "pipeline_timeline.png", "the chunked pipeline (depth-first, 4 streams, 4 MiB), one run", caption)

@@ -25,7 +25,7 @@ import json
 import pathlib
 import sys
 
-from ksync_tools import pipeline_tables, solver_tables, stream_tables, sync_tables
+from ksync_tools import pipeline_tables, solver_tables, sparse_tables, stream_tables, sync_tables
 from ksync_tools.plots import plots
 from ksync_tools.results import error_rows, load, sized, suite_files
 from ksync_tools.source_tree import attribution
@@ -313,6 +313,7 @@ def write_report(folder):
         out.append("The pipeline's bound needs the native suite's copy-bandwidth rows (a CUDA GPU); the portable "
                    "pipeline rows are under Every row.\n")
     ratios["solvers"] = solver_tables.main_section(rows, out)
+    ratios["sparse_solvers"] = sparse_tables.section(rows, out)
     hot_cold_section(rows, out)
     concurrency_section(rows, out)
     node_section(rows, out)

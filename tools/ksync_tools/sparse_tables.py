@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The report's sparse CG section (report-md): CG on assembled CSR matrices (the cg_csr rows), one table per
+matrix. Per size: the two CGs applications run today (the Kokkos CG as its users write it for a CSR matrix,
+and NVIDIA's sample CG, cuSPARSE SpMV with cuBLAS dots), the fastest form of each half for each recurrence
+(classic, Jacobi-preconditioned, pipelined), the fastest form's time over its bytes floor (its own
+bytes_per_iteration counter over the run's copy rate, as the stencil's floors), the speed-ups over both
+baselines, and a plot per matrix."""
+
+import re
+
+from ksync_tools.results import counter, sized
+from ksync_tools.solver_tables import fmt, floors
+from ksync_tools.tables import markdown_table
+
+# <half>/cg_csr/<matrix>[/<variant>]/<form>/double/<m>: the variant is the preconditioner or the recurrence.
+FAMILY = re.compile(r"^(native|portable)/cg_csr/([^/]+)/(?:(jacobi|pipelined)/)?([a-z_]+)/double$")
+KOKKOS_AS_WRITTEN = "kokkos_host_scalars"
+CUSPARSE = "cusparse_cublas"
+VARIANTS = [("classic", None), ("Jacobi", "jacobi"), ("pipelined", "pipelined")]
+
+
+def families(rows):
+    """{matrix: {(half, variant, form): {m: row}}} of every cg_csr row of the run, in the order met."""
+    found = {}
+    for name in rows:
+        head, _, size = name.rpartition("/")
+        match = FAMILY.match(head)
+        if match and size.isdigit():
+            half, matrix, variant, form = match.groups()
+            found.setdefault(matrix, {}).setdefault((half, variant, form), {})[int(size)] = rows[name]
+    return found
+
+
+def seconds(row):
+    value = counter(row, "seconds_per_iteration")
+    return value * 1e6 if value is not None else None
+
+
+def fastest(table, half, variant, m):
+    """(µs per iteration, form, bytes floor in µs or None) of the fastest ksync form of a half at m."""
+    candidates = [(seconds(series[m]), form, counter(series[m], "bytes_per_iteration"))
+                  for (h, v, form), series in table.items()
+                  if h == half and v == variant and form not in (KOKKOS_AS_WRITTEN, CUSPARSE) and m in series
+                  and seconds(series[m]) is not None]
+    return min(candidates, default=None)
+
+
+def series_of(table):
+    """{label: {m: µs per iteration}}: the baselines, then each half's fastest form per recurrence."""
+    out = {}
+    for label, key in (("Kokkos CG as written", ("portable", None, KOKKOS_AS_WRITTEN)),
+                       ("cuSPARSE + cuBLAS CG", ("native", None, CUSPARSE))):
+        values = {m: seconds(row) for m, row in table.get(key, {}).items() if seconds(row) is not None}
+        if values:
+            out[label] = values
+    sizes = sorted(set().union(*table.values()))
+    for half in ("native", "portable"):
+        for name, variant in VARIANTS:
+            values = {m: best[0] for m in sizes if (best := fastest(table, half, variant, m))}
+            if values:
+                out[f"best {half} {name}" if variant else f"best {half}"] = values
+    return out
+
+
+def matrix_section(matrix, table, rate, out):
+    sizes = sorted(set().union(*table.values()))
+    series = series_of(table)
+    out.append(f"### {matrix}\n")
+    baselines = [label for label in ("Kokkos CG as written", "cuSPARSE + cuBLAS CG") if label in series]
+    columns = [(half, name, variant) for half in ("native", "portable") for name, variant in VARIANTS
+               if any(fastest(table, half, variant, m) for m in sizes)]
+
+    def cell(half, variant, m):
+        best = fastest(table, half, variant, m)
+        if not best:
+            return "—"
+        floor = best[2] / rate * 1e6 if best[2] and rate else None
+        return f"{best[0]:.1f} ({best[1]}, {best[0] / floor:.2f}× floor)" if floor else f"{best[0]:.1f} ({best[1]})"
+
+    lines = [[str(m)] + [fmt(series[label].get(m)) for label in baselines]
+             + [cell(half, variant, m) for half, _, variant in columns] for m in sizes]
+    header = ["m"] + baselines + [f"{half} {name} (form)" for half, name, _ in columns]
+    out.extend(markdown_table(header, "r" * len(header), lines))
+    out.append("")
+    speedups = []
+    for m in sizes:
+        for half in ("native", "portable"):
+            best = fastest(table, half, None, m)
+            if not best:
+                continue
+            kokkos = series.get("Kokkos CG as written", {}).get(m)
+            vendor = series.get("cuSPARSE + cuBLAS CG", {}).get(m)
+            speedups.append([str(m), half, best[1], fmt(kokkos / best[0] if kokkos else None, 2),
+                             fmt(vendor / best[0] if vendor else None, 2)])
+    if speedups:
+        out.append("Speed-up of each half's fastest classic form (its time against the baseline's):\n")
+        out.extend(markdown_table(["m", "half", "form", "× Kokkos CG as written", "× cuSPARSE + cuBLAS CG"],
+                                  "rllrr", speedups))
+        out.append("")
+    targets_section(table, series, rate, out)
+    return series
+
+
+def targets_section(table, series, rate, out, m=4096):
+    """Issue 31's targets at m = 4096: each half's fastest classic form >= 1.3x the cuSPARSE + cuBLAS CG, and
+    every ksync form within 1.15x its own bytes floor. (Its m <= 256 target is against Kokkos Kernels' CG,
+    which the suites time only where Kokkos Kernels is built.)"""
+    checks = []
+    vendor = series.get("cuSPARSE + cuBLAS CG", {}).get(m)
+    for half in ("native", "portable"):
+        best = fastest(table, half, None, m)
+        if best and vendor:
+            got = vendor / best[0]
+            checks.append([f"{half} fastest classic ({best[1]}) against cuSPARSE + cuBLAS", "≥ 1.3×", f"{got:.2f}×",
+                           "met" if got >= 1.3 else "missed"])
+    for (half, variant, form), values in table.items():
+        row = values.get(m)
+        bytes_moved = counter(row, "bytes_per_iteration")
+        if form in (KOKKOS_AS_WRITTEN, CUSPARSE) or not row or not bytes_moved or not rate or seconds(row) is None:
+            continue
+        got = seconds(row) / (bytes_moved / rate * 1e6)
+        checks.append([f"{half} {variant + ' ' if variant else ''}{form} over its bytes floor", "≤ 1.15×",
+                       f"{got:.2f}×", "met" if got <= 1.15 else "missed"])
+    if checks:
+        out.append(f"Targets at m = {m} (issue 31), this run:\n")
+        out.extend(markdown_table(["target", "wanted", "measured", ""], "lrrl", checks))
+        out.append("")
+
+
+def section(rows, out):
+    """Appends the sparse CG section to `out` (nothing without cg_csr rows); returns {matrix: series} for the
+    plots."""
+    found = families(rows)
+    if not found:
+        return {}
+    sizes = sorted({m for table in found.values() for series in table.values() for m in series})
+    _, rate = floors(rows, sizes)
+    out.append("## Conjugate gradients on assembled sparse matrices (cg_csr)\n")
+    out.append("µs per iteration (median), double, 32-bit indices, 200 iterations a solve timed host to host. "
+               "Each cell of a form names the fastest form of that half and recurrence at that size, and its "
+               "time over its bytes floor: the bytes an iteration of that form moves (the row's "
+               "bytes_per_iteration counter) over the run's copy rate"
+               + (f" ({rate / 1e12:.2f} TB/s)." if rate else " (no copy row in this run: no floor).")
+               + " m: m x m unknowns in 2-D, m x m x m in 3-D; a Matrix Market file (--ksync_matrix) has one "
+               "size, shown as 0.\n")
+    return {matrix: matrix_section(matrix, table, rate, out) for matrix, table in found.items()}
+
+
+def axis_label(matrix):
+    return "m (m x m x m unknowns)" if matrix.endswith("3d") else "m (m x m unknowns)"
+
+
+def plot(plt, folder, matrix, series, caption=""):
+    """µs per iteration against m for one matrix: the baselines and each half's fastest form per recurrence;
+    returns (file drawn or None, its series). A matrix of one size (a file) has no plot: its table says it all."""
+    from ksync_tools.plot_style import Figure
+
+    sizes = set().union(*series.values()) if series else set()
+    if len(sizes) < 2 or 0 in sizes:
+        return None, []
+    figure = Figure(plt, folder, f"cg_csr_{matrix}.png", f"CG on the assembled {matrix} matrix: µs per iteration",
+                    axis_label(matrix), "µs per iteration (median)", size=(10, 6))
+    for label, values in series.items():
+        sizes = sorted(values)
+        figure.line(label, sizes, [values[m] for m in sizes])
+    figure.axes.set_xscale("log", base=2)
+    figure.axes.set_yscale("log")
+    return figure.save(caption), figure.series
