@@ -59,30 +59,16 @@ TEST(ParallelFor, AnUnsignedCountPassesAnInt64Index) {
   EXPECT_EQ(std::vector<std::int32_t>(host.size(), 1), host);
 }
 
-namespace labels {
-std::vector<std::string> seen;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): a Tools callback's
-void begin_parallel_for(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
-  seen.emplace_back(name);
-}
-void push_region(const char* name) {
-  seen.emplace_back(name);
-}
-}  // namespace labels
-
 // Kokkos Tools see each kernel under its label (a native strategy: a region of that label).
 TEST(ParallelFor, KernelsCarryTheirLabelForKokkosTools) {
   const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 100);
   for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_index_strategies)) {
     SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy));
-    labels::seen.clear();
-    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(labels::begin_parallel_for);
-    Kokkos::Tools::Experimental::set_push_region_callback(labels::push_region);
+    const tools_labels labels;
     ksync::parallel_for("my_app::count", exec, 100, CountCalls<std::int32_t>{counts}, strategy);
     ksync::parallel_for(exec, 100, CountCalls<std::int32_t>{counts}, strategy);
-    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
-    Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
-    EXPECT_EQ(labels::seen, (std::vector<std::string>{"my_app::count", "ksync::parallel_for"}));
+    EXPECT_EQ(labels.both, (std::vector<std::string>{"my_app::count", "ksync::parallel_for"}));
   }
 }
 

@@ -144,17 +144,6 @@ TEST(ParallelReduce, KokkosReducersSumMinMaxAndLocateInt32) {
     expect_reducers_match<std::int32_t>(strategy);
 }
 
-namespace labels {
-std::vector<std::string> kernels;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): Tools callbacks'
-std::vector<std::string> regions;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
-void begin_parallel_reduce(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
-  kernels.emplace_back(name);
-}
-void push_region(const char* name) {
-  regions.emplace_back(name);
-}
-}  // namespace labels
-
 // Kokkos Tools see each reduction under its label: the caller's, or "ksync::parallel_reduce" — a Kokkos
 // kernel's, or a region's where the native kernel folds it (automatic on Kokkos::Cuda with the native half).
 TEST(ParallelReduce, KernelsCarryTheirLabelForKokkosTools) {
@@ -163,20 +152,15 @@ TEST(ParallelReduce, KernelsCarryTheirLabelForKokkosTools) {
       !reachable<Kokkos::DefaultExecutionSpace>(std::array{reduce_strategy::last_block}).empty();
   for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
     SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy));
-    labels::kernels.clear();
-    labels::regions.clear();
-    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(labels::begin_parallel_reduce);
-    Kokkos::Tools::Experimental::set_push_region_callback(labels::push_region);
+    const tools_labels labels;
     std::int64_t sum = 0;
     ksync::parallel_reduce("my_app::sum", exec, 10, SumOfIndices<std::int32_t>{}, sum, strategy);
     EXPECT_EQ(sum, 45);
     ksync::parallel_reduce(exec, 10, SumOfIndices<std::int32_t>{}, sum, strategy);
-    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
-    Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
     const bool folds_natively = native_reachable && strategy == index_strategy::automatic;
     const std::vector<std::string> expected{"my_app::sum", "ksync::parallel_reduce"};
-    EXPECT_EQ(folds_natively ? labels::regions : labels::kernels, expected);
-    EXPECT_TRUE((folds_natively ? labels::kernels : labels::regions).empty());
+    EXPECT_EQ(folds_natively ? labels.regions : labels.kernels, expected);
+    EXPECT_TRUE((folds_natively ? labels.kernels : labels.regions).empty());
   }
 }
 

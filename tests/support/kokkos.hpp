@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Moving test data between std::vector and Kokkos Views of the default memory space, and which
-// implementations of an operation the default execution space reaches.
+// Moving test data between std::vector and Kokkos Views of the default memory space, which
+// implementations of an operation the default execution space reaches, and what Kokkos Tools see.
 #pragma once
 
 #include <ksync/detail/native_bridge.hpp>
@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ksync::test {
@@ -48,6 +50,42 @@ template <class Exec>
 std::vector<ksync::implementation> reachable_implementations() {
   return reachable<Exec>(std::array{ksync::implementation::portable, ksync::implementation::native});
 }
+
+// The labels Kokkos Tools see while one of these lives: kernels begun (parallel_for, parallel_reduce) and
+// regions pushed (where a native kernel runs under the caller's label), each list in order. Tools callbacks
+// are process-wide: one at a time.
+class tools_labels {
+ public:
+  tools_labels() {
+    current = this;
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&kernel);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(&kernel);
+    Kokkos::Tools::Experimental::set_push_region_callback(&region);
+  }
+  ~tools_labels() {
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
+    Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+    current = nullptr;
+  }
+  tools_labels(const tools_labels&) = delete;
+  tools_labels& operator=(const tools_labels&) = delete;
+
+  std::vector<std::string> kernels;
+  std::vector<std::string> regions;
+  std::vector<std::string> both;  // kernels and regions, in the order they came
+
+ private:
+  static inline tools_labels* current = nullptr;
+  static void kernel(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
+    current->kernels.emplace_back(name);
+    current->both.emplace_back(name);
+  }
+  static void region(const char* name) {
+    current->regions.emplace_back(name);
+    current->both.emplace_back(name);
+  }
+};
 
 }  // namespace ksync::test
 
