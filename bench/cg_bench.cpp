@@ -142,17 +142,19 @@ void time_round_trip_ksync(benchmark::State& state) {
 void ksync::bench::register_cg_benchmarks(bool smoke) {
   const int iterations = cg_iterations(smoke);
   constexpr bool host = ksync::runs_on_host<Exec>;
-  for (const auto m : cg_grid_sizes(smoke, host))
+  // Size by size, the baseline first and every form after it: each comparison's rows run minutes apart at
+  // most, not the length of the family (on a shared host the machine drifts over a long run).
+  for (const auto m : cg_grid_sizes(smoke, host)) {
     ksync::bench::add_timed("portable/cg/kokkos_host_scalars/double", m, time_kokkos_cg, iterations);
-  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
-    const std::string prefix =
-        recurrence == ksync::cg_recurrence::pipelined ? "portable/cg/pipelined/" : "portable/cg/";
-    for (const auto form : ksync::all_cg_forms) {
-      if (ksync::is_native(form) || (recurrence == ksync::cg_recurrence::pipelined && !ksync::runs_pipelined(form)))
-        continue;  // bench/cuda_native/cg_bench.cu times the native forms
-      for (const auto m : cg_grid_sizes(smoke, host))
+    for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+      const std::string prefix =
+          recurrence == ksync::cg_recurrence::pipelined ? "portable/cg/pipelined/" : "portable/cg/";
+      for (const auto form : ksync::all_cg_forms) {
+        if (ksync::is_native(form) || (recurrence == ksync::cg_recurrence::pipelined && !ksync::runs_pipelined(form)))
+          continue;  // bench/cuda_native/cg_bench.cu times the native forms
         ksync::bench::add_timed(prefix + std::string(ksync::to_string(form)) + "/double", m, time_ksync_cg, form,
                                 recurrence, iterations);
+      }
     }
   }
 }

@@ -135,17 +135,18 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
   constexpr bool host = ksync::runs_on_host<Exec>;
   for (const auto& matrix_case : cg_csr_cases(matrix_file)) {
     const std::string matrix = matrix_case.name();
-    for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
+    // Size by size, the baseline first (as bench/cg_bench.cpp): each comparison's rows run close together.
+    for (const auto m : cg_csr_sizes(matrix_case, smoke, host)) {
       add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case,
                 iterations);
-    for (const auto& variant : cg_csr_variants(matrix_case)) {
-      for (const auto form : ksync::all_cg_forms) {
-        // bench/cuda_native/cg_csr_bench.cu times the native forms
-        if (ksync::is_native(form) || !variant.runs(form)) continue;
-        for (const auto m : cg_csr_sizes(matrix_case, smoke, host))
+      for (const auto& variant : cg_csr_variants(matrix_case)) {
+        for (const auto form : ksync::all_cg_forms) {
+          // bench/cuda_native/cg_csr_bench.cu times the native forms
+          if (ksync::is_native(form) || !variant.runs(form)) continue;
           add_timed("portable/cg_csr/" + cg_csr_prefix(matrix_case, variant) + std::string(ksync::to_string(form)) +
                         "/double",
                     m, time_ksync_cg, matrix_case, variant, form, iterations);
+        }
       }
     }
   }
