@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Progress of one benchmark suite (tools/ksync bench): passes the suite's console output through, and when
-a family of rows begins (reduce, stream, cg, cg_csr, ...: a row name's second part) prints a line saying which
-family of how many it is, how many rows are done, the time so far and about how long is left, from the rows
-the suite will run (its --benchmark_list_tests output, PLAN) and the pace so far. The pace is a rough guide:
-rows of one family differ (a CG at m = 4096 runs longer than one at 64), so the estimate is an order of
-magnitude, said as such.
+"""Progress of one benchmark suite (tools/ksync bench): passes the suite's console output through and prints
+a progress line when a family of rows (reduce, stream, cg, cg_csr, ...: a row name's second part) first
+appears, and at most once a minute in between: which family, the rows done of those the suite will run (its
+--benchmark_list_tests output, PLAN), the time so far and about how long is left at the pace so far. Rows
+differ (a CG at m = 4096 runs longer than one at 64), so the estimate is a rough guide, and says so.
 usage: SUITE_BINARY ... | progress.py PLAN SUITE_NAME"""
 
 import re
@@ -32,14 +31,15 @@ def duration(seconds):
 class Progress:
     """Counts the rows of a plan as their lines go by; `line` returns the progress line to print, if any."""
 
-    def __init__(self, plan, suite, clock=time.monotonic):
+    def __init__(self, plan, suite, clock=time.monotonic, every=60.0):
         self.plan = [name.removesuffix("/manual_time") for name in plan]
-        self.suite, self.clock = suite, clock
+        self.suite, self.clock, self.every = suite, clock, every
         self.families = list(dict.fromkeys(family(name) for name in self.plan))
         self.start = clock()
+        self.last = self.start
         self.current = None
         self.done = 0
-        self.seen = set()
+        self.begun = set()
 
     def line(self, text):
         match = ROW.match(text)
@@ -50,20 +50,24 @@ class Progress:
             return None
         if self.current is not None:
             self.done += 1
-        previous = family(self.current) if self.current else None
         self.current = name
-        self.seen.add(name)
-        if family(name) == previous:
-            return None
-        return self.announce(family(name))
+        now = self.clock()
+        if family(name) not in self.begun:
+            self.begun.add(family(name))
+            return self.announce(now, f"family {self.families.index(family(name)) + 1} of {len(self.families)} "
+                                      f"begins, {family(name)} ({plural(self.rows_of(family(name)), 'row')})")
+        if now - self.last >= self.every:
+            return self.announce(now, f"now in {family(name)}")
+        return None
 
-    def announce(self, name):
-        elapsed = self.clock() - self.start
+    def rows_of(self, name):
+        return sum(1 for row in self.plan if family(row) == name)
+
+    def announce(self, now, what):
+        self.last = now
+        elapsed = now - self.start
         total = len(self.plan)
-        index = self.families.index(name) + 1 if name in self.families else 0
-        rows = sum(1 for row in self.plan if family(row) == name)
-        text = (f"-- {self.suite} suite: family {index} of {len(self.families)}, {name} ({plural(rows, 'row')}); "
-                f"{self.done} of {total} rows done in {duration(elapsed)}")
+        text = f"-- {self.suite} suite: {what}; {self.done} of {total} rows done in {duration(elapsed)}"
         if self.done:
             left = elapsed / self.done * (total - self.done)
             text += f"; about {duration(left)} left at the pace so far (rows differ: a rough guide)"
