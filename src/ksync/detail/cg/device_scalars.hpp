@@ -31,9 +31,8 @@ struct device_scalars : implements<cg_form::device_scalars> {
       } else {
         run.weighted_sum(buffers.r.data(), run.slot(&cg_scalars<T>::rho_next));
       }
-      Kokkos::parallel_for(
-          "ksync::cg::advance", run.one(),
-          advance<T, memory_space>{buffers.state, run.options.tolerance, run.options.max_iterations, run.history});
+      run.scalar_step("ksync::cg::advance", advance<T, memory_space>{buffers.state, run.options.tolerance,
+                                                                     run.options.max_iterations, run.history});
     };
     return run_batches(run, [&] {
       for (int k = 0; k < run.per_batch(); ++k)

@@ -63,6 +63,8 @@ struct fused : implements<cg_form::fused> {
         const index_policy<ExecutionSpace> policy(run.exec, 0, count);
         if constexpr (sizeof...(result) > 0) {
           Kokkos::parallel_reduce(label, policy, functor, result...);
+        } else if (count == 1) {
+          run.scalar_step(label, functor);  // advance
         } else {
           Kokkos::parallel_for(label, policy, functor);
         }
