@@ -46,7 +46,8 @@ def read_json(path):
 def load(folder):
     """{run name: {'samples': [seconds], 'median', 'rate': median bytes/s, 'spread', 'entries': every repetition
     (or the median aggregate alone, where the run kept only aggregates), 'entry': the last one (for its labels;
-    numbers come from counter()), 'suite': file}} and the suites' contexts. A name both suites report gets the second suite's prefix ('portable:cub/...')."""
+    numbers come from counter()), 'suite': file}} and the suites' contexts. A name both suites report gets the
+    second suite's prefix ('portable:cub/...')."""
     rows, contexts = {}, {}
     for path in suite_files(folder):
         data = read_json(path)
