@@ -62,6 +62,27 @@ def series_of(table):
     return out
 
 
+def bytes_floors(table, rate):
+    """[(label, {m: µs}, bounded labels)] per recurrence: the fewest bytes any ksync form of that recurrence
+    moves an iteration (its bytes_per_iteration counter) over the run's copy rate. It bounds each half's fastest
+    form of that recurrence from below: that form's time is at or above its own floor, which is at or above the
+    fewest."""
+    found = []
+    for name, variant in VARIANTS:
+        least = {}
+        for (half, v, form), values in table.items():
+            if v != variant or form in (KOKKOS_AS_WRITTEN, CUSPARSE) or not rate:
+                continue
+            for m, row in values.items():
+                moved = counter(row, "bytes_per_iteration")
+                if moved:
+                    least[m] = min(least.get(m, float("inf")), moved / rate * 1e6)
+        if least:
+            bounded = [f"best {half} {name}" if variant else f"best {half}" for half in ("native", "portable")]
+            found.append((f"floor: bytes ({name})", least, bounded))
+    return found
+
+
 def matrix_section(matrix, table, rate, out):
     sizes = sorted(set().union(*table.values()))
     series = series_of(table)
@@ -98,7 +119,7 @@ def matrix_section(matrix, table, rate, out):
                                   "rllrr", speedups))
         out.append("")
     targets_section(table, series, rate, out)
-    return series
+    return series, bytes_floors(table, rate)
 
 
 def targets_section(table, series, rate, out, m=4096):
@@ -128,8 +149,8 @@ def targets_section(table, series, rate, out, m=4096):
 
 
 def section(rows, out):
-    """Appends the sparse CG section to `out` (nothing without cg_csr rows); returns {matrix: series} for the
-    plots."""
+    """Appends the sparse CG section to `out` (nothing without cg_csr rows); returns {matrix: (series, bytes
+    floors)} for the plots."""
     found = families(rows)
     if not found:
         return {}
@@ -150,11 +171,13 @@ def axis_label(matrix):
     return "m (m x m x m unknowns)" if matrix.endswith("3d") else "m (m x m unknowns)"
 
 
-def plot(plt, folder, matrix, series, caption=""):
-    """µs per iteration against m for one matrix: the baselines and each half's fastest form per recurrence;
-    returns (file drawn or None, its series). A matrix of one size (a file) has no plot: its table says it all."""
+def plot(plt, folder, matrix, measured, caption=""):
+    """µs per iteration against m for one matrix: the baselines, each half's fastest form per recurrence and
+    each recurrence's bytes floor; returns (file drawn or None, its series). A matrix of one size (a file) has
+    no plot: its table says it all."""
     from ksync_tools.plot_style import Figure
 
+    series, bytes_floors_of_matrix = measured
     sizes = set().union(*series.values()) if series else set()
     if len(sizes) < 2 or 0 in sizes:
         return None, []
@@ -163,6 +186,9 @@ def plot(plt, folder, matrix, series, caption=""):
     for label, values in series.items():
         sizes = sorted(values)
         figure.line(label, sizes, [values[m] for m in sizes])
+    for label, values, bounded in bytes_floors_of_matrix:
+        sizes = sorted(values)
+        figure.bound(label, sizes, [values[m] for m in sizes], "floor", [b for b in bounded if b in series])
     figure.axes.set_xscale("log", base=2)
     figure.axes.set_yscale("log")
     return figure.save(caption), figure.series
