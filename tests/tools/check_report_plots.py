@@ -6,7 +6,8 @@ below, the series it bounds at each n where both exist. A series may pass its bo
 are measured in the same run (the reduction's ceiling is the fastest stream timed, and the fastest native
 sum at 2^28 reads 1 % faster than it). Each headline plot is checked the same way, and its best native (best
 portable) series must be, at each n, the fastest of the full plot's native (portable) series: the highest
-bandwidth, the lowest time for CG. Without matplotlib it skips, saying so.
+bandwidth, the lowest time for CG; report.md places it beside its full plot, in one table row. Without
+matplotlib it skips, saying so.
 usage: check_report_plots.py PROJECT_DIR RESULTS_FOLDER WORK_DIR"""
 
 import pathlib
@@ -80,6 +81,14 @@ def check_headlines(drawn, identity):
     return failures
 
 
+def check_side_by_side(drawn, report):
+    """Each headline sits beside its full plot: one row of report.md holds both images."""
+    lines = report.splitlines()
+    return [f"report.md: {file} is not beside {full} (no line links both)"
+            for file, (full, _) in HEADLINES.items() if file in drawn and full in drawn
+            and not any(f"]({file})" in line and f"]({full})" in line for line in lines)]
+
+
 def main():
     global WORK
     try:
@@ -112,6 +121,7 @@ def main():
     failures = [f"{file}: not drawn" for file in sorted(wanted - set(drawn))]
     failures += check(drawn)
     failures += check_headlines(drawn, identity)
+    failures += check_side_by_side(drawn, (WORK / "report.md").read_text())
     for file, series in sorted(drawn.items()):
         roles = {}
         for line in series:

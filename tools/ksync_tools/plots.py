@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The report's plots (report-md), drawn in the grammar of plot_style: bandwidth vs n of the reduction
 (with the ceiling the reduction table computes), of the transform (with the device copies it compares
-with) and of the index functors' float copy and dot (stream_tables), Kokkos / native, barrier costs, CG µs per iteration (solver_tables), a pipeline timeline; and of the
-reduction, the transform and CG a headline plot (headline_plots) drawn from the full plot's series, embedded
-before it."""
+with) and of the index functors' float copy and dot (stream_tables), Kokkos / native, barrier costs, CG µs
+per iteration (solver_tables) with its floors, CG on assembled matrices (sparse_tables) with each
+recurrence's bytes floor, a pipeline timeline; and of each bandwidth and CG plot a headline plot
+(headline_plots) drawn from the full plot's series, placed beside it in a two-column table."""
 
 from ksync_tools import plot_style, solver_tables, sparse_tables, timeline
 from ksync_tools.headline_plots import headline
 from ksync_tools.results import counter
+from ksync_tools.tables import markdown_table
 
 
 BANDWIDTH_AXES = ("n (elements)", "GB/s (bytes moved / median time)")
@@ -81,15 +83,13 @@ def plots(folder, rows, ratios, out):
     import matplotlib.pyplot as plt
 
     caption = plot_style.caption(folder)
-    drawn = []
+    drawn = []  # (file, series, title), and where a headline was drawn ((headline...), (full...))
 
     def with_headline(file, series, title, xlabel, ylabel, better, **options):
-        """The full plot's entry, preceded by its headline's (drawn from the full plot's series)."""
-        if file:
-            top = headline(plt, folder, caption, series, file.replace(".png", "_headline.png"),
-                           f"{title} (headline)", xlabel, ylabel, better, **options)
-            drawn.append((*top, f"{title}: headline"))
-        drawn.append((file, series, title))
+        """The full plot's entry beside its headline's (drawn from the full plot's series)."""
+        top = headline(plt, folder, caption, series, file.replace(".png", "_headline.png"),
+                       f"{title} (headline)", xlabel, ylabel, better, **options) if file else (None, [])
+        drawn.append(((*top, f"{title}: headline"), (file, series, title)) if top[0] else (file, series, title))
     if "reduce_rows" in ratios:
         native, cub, kokkos, tuned, ceiling = ratios["reduce_rows"]
         series = {f"native {s}": t for s, t in native.items()}
@@ -119,15 +119,20 @@ def plots(folder, rows, ratios, out):
     with_headline(*solver_tables.plot(plt, folder, ratios.get("solvers"), caption),
                   "conjugate gradients: µs per iteration", "m (m x m unknowns)", "µs per iteration (median)", min,
                   per="m", size=(10, 6))
-    for matrix, series in (ratios.get("sparse_solvers") or {}).items():
-        with_headline(*sparse_tables.plot(plt, folder, matrix, series, caption),
+    for matrix, measured in (ratios.get("sparse_solvers") or {}).items():
+        with_headline(*sparse_tables.plot(plt, folder, matrix, measured, caption),
                       f"CG on the assembled {matrix} matrix: µs per iteration", sparse_tables.axis_label(matrix),
                       "µs per iteration (median)", min, per="m", size=(10, 6))
     trace = folder / "traces" / "native-pipeline-depth_first-streams:4-chunk_kib:4096.json"
     if trace.exists():
         timeline.draw(plt, trace, folder / "pipeline_timeline.png", "the chunked pipeline (depth-first, 4 streams, 4 MiB), one run", caption)
         drawn.append(("pipeline_timeline.png", [], "pipeline timeline"))
-    for file, _, title in drawn:
-        if file:
-            out.append(f"![{title}]({file})\n")
-    return {file: series for file, series, _ in drawn if file}
+    for entry in drawn:
+        if isinstance(entry[0], tuple):  # a headline and its full plot, side by side
+            out.extend(markdown_table(["headline: each half's best, the baselines, the bounds", "every series"],
+                                      "ll", [[f"![{title}]({file})" for file, _, title in entry]]))
+            out.append("")
+        elif entry[0]:
+            out.append(f"![{entry[2]}]({entry[0]})\n")
+    plotted = [plot for entry in drawn for plot in (entry if isinstance(entry[0], tuple) else [entry])]
+    return {file: series for file, series, _ in plotted if file}
