@@ -5,6 +5,7 @@ tools/readme-headline and tools/report-md instead of re-running them): every fig
 the repetitions of its benchmark row, printed as the headline prints it.
 usage: check_readme_headline.py REPOSITORY_ROOT"""
 
+import gzip
 import json
 import pathlib
 import re
@@ -17,13 +18,15 @@ UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 def repetitions(folder):
     """{(suite, run name): [entries]} for every benchmark that ran without error, one entry per repetition."""
     runs = {}
-    for path in sorted(folder.glob("*.json")):
+    for path in sorted([*folder.glob("*.json"), *folder.glob("*.json.gz")]):
         if path.name == "fingerprint.json":
             continue
-        for entry in json.loads(path.read_text()).get("benchmarks", []):
+        text = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_text()
+        for entry in json.loads(text).get("benchmarks", []):
             if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
                 continue
-            runs.setdefault((path.stem, entry["run_name"].removesuffix("/manual_time")), []).append(entry)
+            name = entry["run_name"].removesuffix("/manual_time")
+            runs.setdefault((path.name.split(".")[0], name), []).append(entry)
     return runs
 
 

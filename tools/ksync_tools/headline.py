@@ -43,9 +43,14 @@ def headline(folder, link):
     kokkos = contexts.get("portable", {}).get("kokkos_version", "?")
     if kokkos.isdigit():  # Kokkos' version number: major * 10000 + minor * 100 + patch
         kokkos = f"{int(kokkos) // 10000}.{int(kokkos) // 100 % 100}.{int(kokkos) % 100:02d}"
+    if (folder / "report.md").exists():
+        whole = f"The whole report, with every size, the ceilings and the noise: [{link}/report.md]({link}/report.md)."
+    else:  # a folder keeps the JSON; the report is made again from it (CONTRIBUTING.md, results folders)
+        whole = (f"What ran and what was left out: [{link}/README.md]({link}/README.md); `tools/report-md {link}` "
+                 f"writes the whole report, with every size, the ceilings and the noise.")
     lines.append(f"Measured on an {gpu}, {fingerprint.get('started_utc', '?')[:10]}, commit "
-                 f"{fingerprint.get('commit', '?')}, Kokkos {kokkos} (CUDA); median of 3 repetitions. The whole "
-                 f"report, with every size, the ceilings and the noise: [{link}/report.md]({link}/report.md).\n")
+                 f"{str(fingerprint.get('commit', '?'))[:7]}, Kokkos {kokkos} (CUDA); median of 3 repetitions. "
+                 f"{whole}\n")
     table_rows = []
     for n in (1 << 20, 1 << 28):
         best = min(((seconds(f"native/reduce/sum/float/{s}/{n}"), s) for s in strategies
@@ -78,7 +83,13 @@ def headline(folder, link):
                  f"one stream, one chunk: {us(seconds(f'native/pipeline/{serial}'), 0)}"])
     lines.extend(markdown_table(["what", "native (`ksync::cuda`)", "portable (`ksync`, Kokkos)", "baselines"], "lrrr",
                                 table_rows))
-    if (folder / "reduce_bandwidth.png").exists():
+    full, top = folder / "reduce_bandwidth.png", folder / "reduce_bandwidth_headline.png"
+    if full.exists() and top.exists():
+        lines.append("")
+        lines.extend(markdown_table(["float sum: each half's best, CUB, Kokkos, the ceiling", "every strategy"], "ll",
+                                    [[f"![float sum: bandwidth against n, headline]({link}/{top.name})",
+                                      f"![float sum: bandwidth against n, every implementation]({link}/{full.name})"]]))
+    elif full.exists():
         lines.append(f"\n![float sum: bandwidth against n, every implementation]({link}/reduce_bandwidth.png)")
     return "\n".join(lines)
 
