@@ -80,7 +80,7 @@ double true_residual(const problem& p) {
 
 void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::bench::cg_csr_variant variant,
                 cg_form form, int iterations) {
-  const auto host = matrix.load(state.range(0));
+  const auto& host = matrix.load(state.range(0));
   problem p(host);
   ksync::cuda::cg_solver<double> solver(p.a);
   const ksync::cg_options options = matrix.options(iterations, variant.preconditioner, variant.recurrence);
@@ -101,7 +101,7 @@ void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, k
 // The CG of NVIDIA's conjugateGradient sample: cusparseSpMV for A p, cublasDdot for p.Ap and r.r into host
 // scalars (host pointer mode: each blocks), cublasDaxpy / cublasDscal for the vector updates.
 void time_cusparse_cublas(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
-  const auto host = matrix.load(state.range(0));
+  const auto& host = matrix.load(state.range(0));
   problem p(host);
   const auto n = static_cast<int>(host.rows);
   device_buffer<double> r(static_cast<std::size_t>(n)), d(static_cast<std::size_t>(n)), ad(static_cast<std::size_t>(n));
@@ -179,16 +179,18 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
   const int iterations = cg_iterations(smoke);
   for (const auto& matrix_case : cg_csr_cases(matrix_file)) {
     const std::string matrix = matrix_case.name();
-    for (const auto m : cg_csr_sizes(matrix_case, smoke))
+    // Size by size, as the portable suite: a size's rows share one assembled matrix (csr_case::load keeps
+    // the last), and each comparison's rows run close together.
+    for (const auto m : cg_csr_sizes(matrix_case, smoke)) {
       add_timed("native/cg_csr/" + matrix + "/cusparse_cublas/double", m, time_cusparse_cublas, matrix_case,
                 iterations);
-    for (const auto& variant : cg_csr_variants(matrix_case)) {
-      for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
-        if (!variant.runs(form)) continue;
-        for (const auto m : cg_csr_sizes(matrix_case, smoke))
+      for (const auto& variant : cg_csr_variants(matrix_case)) {
+        for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
+          if (!variant.runs(form)) continue;
           add_timed(
               "native/cg_csr/" + cg_csr_prefix(matrix_case, variant) + std::string(ksync::to_string(form)) + "/double",
               m, time_ksync, matrix_case, variant, form, iterations);
+        }
       }
     }
   }
