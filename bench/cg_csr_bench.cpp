@@ -75,7 +75,7 @@ void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::i
 
 void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
   const Exec exec;
-  const auto host = matrix.load(state.range(0));
+  const auto& host = matrix.load(state.range(0));
   problem p(exec, host);
   const std::int64_t n = p.n();
   const Vector r("r", n), d("p", n), ad("ap", n);
@@ -114,7 +114,7 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
 void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix,
                    const ksync::bench::cg_csr_variant& variant, cg_form form, int iterations) {
   const Exec exec;
-  const auto host = matrix.load(state.range(0));
+  const auto& host = matrix.load(state.range(0));
   problem p(exec, host);
   ksync::cg_solver<Exec, double> solver(exec, p.n());
   const ksync::cg_options options = matrix.options(iterations, variant.preconditioner, variant.recurrence);
