@@ -100,10 +100,12 @@ KSYNC_HOST_DEVICE T cg_pipelined_start_row(const Operator& op, const cg_pipeline
 
 // Row i of an iteration (alpha = rho / p.Ap and beta from the state): the updates, and row i's terms of the
 // new r . M^-1 r and w . M^-1 r. Reads w_old at row i's neighbours, writes w_new at row i only.
-template <bool Weighted, class T, class Operator, class Index>
-KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_row(const Operator& op, const cg_pipelined_vectors<T>& v, const T* w_old,
-                                                  T* w_new, T alpha, T beta, Index i) {
-  const T n_i = static_cast<T>(op(preconditioned_entries<T, Weighted>{w_old, v.inverse_diagonal}, i));
+//
+// The row's updates once n_i = row i of A M^-1 w_old is known (cg_pipelined_row, below, computes it first;
+// host kernels compute a block's n first, then update the block in a loop that vectorizes).
+template <bool Weighted, class T, class Index>
+KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<T>& v, const T* w_old, T* w_new,
+                                                     T alpha, T beta, T n_i, Index i) {
   const T z_i = n_i + beta * v.z[i];
   const T s_i = w_old[i] + beta * v.s[i];
   const T p_i = preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i) + beta * v.p[i];
@@ -117,6 +119,13 @@ KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_row(const Operator& op, const cg_p
   w_new[i] = w_i;
   const T u_i = Weighted ? r_i * v.inverse_diagonal[i] : r_i;
   return {.rho = r_i * u_i, .delta = w_i * u_i};
+}
+
+template <bool Weighted, class T, class Operator, class Index>
+KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_row(const Operator& op, const cg_pipelined_vectors<T>& v, const T* w_old,
+                                                  T* w_new, T alpha, T beta, Index i) {
+  const T n_i = static_cast<T>(op(preconditioned_entries<T, Weighted>{w_old, v.inverse_diagonal}, i));
+  return cg_pipelined_update<Weighted>(v, w_old, w_new, alpha, beta, n_i, i);
 }
 
 }  // namespace ksync::detail

@@ -2,11 +2,24 @@
 //
 // KSYNC_HOST_DEVICE marks the shared core's functions that both halves' kernels call: __host__ __device__
 // where a CUDA or HIP compiler reads the file, nothing where a plain C++ compiler does (Kokkos' host
-// backends).
+// backends). KSYNC_INDEPENDENT_ITERATIONS, before a host loop, tells GCC and Clang that its iterations do
+// not depend on one another through memory, so that they vectorize it without checking at run time that no
+// two of its arrays overlap (GCC stops checking past ten pairs; CG's pipelined update has twelve arrays).
+// Only for loops whose arrays are distinct buffers.
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define KSYNC_HOST_DEVICE __host__ __device__
 #else
 #define KSYNC_HOST_DEVICE
+#endif
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define KSYNC_INDEPENDENT_ITERATIONS  // the loops it marks run on host backends only
+#elif defined(__clang__)
+#define KSYNC_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define KSYNC_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
+#else
+#define KSYNC_INDEPENDENT_ITERATIONS
 #endif
