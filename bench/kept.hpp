@@ -40,7 +40,7 @@ struct csr_source {
   std::int64_t m = 0;
   std::string file;
   std::uintmax_t file_size = 0;
-  std::filesystem::file_time_type file_changed{};
+  std::filesystem::file_time_type file_changed;  // a time_point: zero by default
   friend bool operator==(const csr_source&, const csr_source&) = default;
 };
 
