@@ -13,8 +13,9 @@ suites' Google Benchmark JSON (portable.json, native.json), fingerprint.json and
     pipeline's scaling, ksync against NCCL);
   - every row: median, min and max over the repetitions and the spread (max - min) / median;
   - plots (matplotlib; without it the report says so and keeps the tables): bandwidth vs n, Kokkos /
-    native, barrier costs, CG µs per iteration, a pipeline timeline; of the reduction, the transform and CG a
-    headline plot (best native, best portable, CUB, Kokkos, the ceiling or floor) before the full one.
+    native, barrier costs, CG µs per iteration (stencil and assembled matrices), a pipeline timeline; of each
+    bandwidth and CG plot a headline plot (best native, best portable, CUB, Kokkos, the ceilings or floors)
+    beside the full one.
 Rows a suite marked failed (a wrong result, a failed call: bench/checks.hpp) are listed at the top and left
 out of every table, and report-md then exits 1.
 usage: report-md RESULTS_FOLDER"""
