@@ -98,11 +98,9 @@ KSYNC_HOST_DEVICE T cg_pipelined_start_row(const Operator& op, const cg_pipeline
   return w_i * preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i);
 }
 
-// Row i of an iteration (alpha = rho / p.Ap and beta from the state): the updates, and row i's terms of the
-// new r . M^-1 r and w . M^-1 r. Reads w_old at row i's neighbours, writes w_new at row i only.
-//
-// The row's updates once n_i = row i of A M^-1 w_old is known (cg_pipelined_row, below, computes it first;
-// host kernels compute a block's n first, then update the block in a loop that vectorizes).
+// The updates of row i of an iteration once n_i = row i of A M^-1 w_old is known, and row i's terms of the
+// new r . M^-1 r and w . M^-1 r (cg_pipelined_row computes n_i first; host kernels compute a block's n
+// first, then update the block in a loop that vectorizes).
 template <bool Weighted, class T, class Index>
 KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<T>& v, const T* w_old, T* w_new,
                                                      T alpha, T beta, T n_i, Index i) {
@@ -121,6 +119,8 @@ KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<
   return {.rho = r_i * u_i, .delta = w_i * u_i};
 }
 
+// Row i of an iteration (alpha = rho / p.Ap and beta from the state): the updates, and row i's terms of the
+// new r . M^-1 r and w . M^-1 r. Reads w_old at row i's neighbours, writes w_new at row i only.
 template <bool Weighted, class T, class Operator, class Index>
 KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_row(const Operator& op, const cg_pipelined_vectors<T>& v, const T* w_old,
                                                   T* w_new, T alpha, T beta, Index i) {

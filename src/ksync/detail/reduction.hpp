@@ -80,8 +80,8 @@ KOKKOS_FUNCTION auto make_reducer(Target& target) {
 
 // Host backends: how the tuned kernels split n elements — one contiguous chunk per lane, at least 1024
 // elements each, no more lanes than the backend's threads. With 4096 a CG of m = 64 (4096 unknowns) ran
-// every step on one thread of two, and its forms took 26-33 us an iteration against 27 us for Kokkos' own CG
-// (OpenMP, 2 threads, 2026-12-03); with 1024, 14-28 us.
+// every step on one thread of two: host_scalars and device_scalars took 31-33 us an iteration against 27-28
+// for Kokkos' own CG (OpenMP, 2 threads, 2026-12-03); with 1024, 26-28.
 struct host_chunks {
   std::int64_t lanes;
   std::int64_t chunk;  // elements per lane
