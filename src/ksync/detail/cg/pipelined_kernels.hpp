@@ -79,7 +79,7 @@ struct pipelined_pass {
   // Host backends: a lane's chunk in blocks, each block's n = A M^-1 w_old first (a loop the stencil's
   // boundary tests keep scalar), then the block's updates, twelve arrays and no boundary test, in a loop
   // that vectorizes. One loop doing both ran scalar: 0.76-0.82x the Kokkos CG at m = 256 ... 1024 on two
-  // OpenMP threads (docs/results/2026-12-03-cpu-e7bf4c5). The block of n stays in L1.
+  // OpenMP threads (docs/results/2026-12-03-cpu-7b190ac). The block of n stays in L1.
   template <bool Weighted>
   value_type by_blocks(std::int64_t lane, const T* w_old, T* w_new, T alpha, T beta) const {
     constexpr std::int64_t block = 256;
