@@ -25,6 +25,29 @@ using memory_space = exec_space::memory_space;
 
 KSYNC_TYPED_SUITE(Cg, ksync::test::floating_types);
 
+// The host kernels' block form of the built-in operator gives the bits of its rows one at a time, for blocks
+// that start and end anywhere in a grid row, span several, or cover a grid of one or two columns.
+TEST(PoissonRows, BlockFormGivesTheBitsOfEachRow) {
+  for (const std::int64_t m : {1, 2, 3, 7, 64}) {
+    const std::int64_t n = m * m;
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (std::int64_t j = 0; j < n; ++j)
+      v[static_cast<std::size_t>(j)] = 1.0 / static_cast<double>(3 + 7 * j) + static_cast<double>(j % 5);
+    const ksync::array_entries<double> entries{v.data()};
+    const ksync::poisson_2d op{.m = m};
+    for (std::int64_t first = 0; first < n; first += 1 + first / 3) {
+      for (const std::int64_t count : {std::int64_t{1}, m - 1, m, m + 1, 2 * m + 3, n - first}) {
+        if (count < 1 || first + count > n) continue;
+        SCOPED_TRACE(::testing::Message() << "m = " << m << ", first = " << first << ", count = " << count);
+        std::vector<double> block(static_cast<std::size_t>(count));
+        op.rows(entries, first, count, block.data());
+        for (std::int64_t k = 0; k < count; ++k)
+          ASSERT_EQ(block[static_cast<std::size_t>(k)], op(entries, first + k)) << "row " << first + k;
+      }
+    }
+  }
+}
+
 // The forms ksync::cg runs on the default execution space: the portable and shared ones, and on Kokkos::Cuda
 // with the native half the native ones through the bridge.
 std::vector<cg_form> reachable_forms() {

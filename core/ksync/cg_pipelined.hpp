@@ -102,8 +102,9 @@ KSYNC_HOST_DEVICE T cg_pipelined_start_row(const Operator& op, const cg_pipeline
 // new r . M^-1 r and w . M^-1 r (cg_pipelined_row computes n_i first; host kernels compute a block's n
 // first, then update the block in a loop that vectorizes).
 template <bool Weighted, class T, class Index>
-KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<T>& v, const T* w_old, T* w_new,
-                                                     T alpha, T beta, T n_i, Index i) {
+KSYNC_ALWAYS_INLINE KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<T>& v,
+                                                                         const T* w_old, T* w_new, T alpha, T beta,
+                                                                         T n_i, Index i) {
   const T z_i = n_i + beta * v.z[i];
   const T s_i = w_old[i] + beta * v.s[i];
   const T p_i = preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i) + beta * v.p[i];

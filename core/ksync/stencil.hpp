@@ -71,4 +71,42 @@ KSYNC_HOST_DEVICE T poisson_2d_apply(const Vector& v, int m, int i) {
                            row + 1 < m ? v(i + m) : zero);
 }
 
+// Rows first, ..., first + count - 1 of the 2-D Poisson operator applied to v, into out[0], ..., out[count - 1]:
+// the same bits as poisson_2d_apply row by row, for host loops. poisson_2d_apply divides by m and tests
+// four neighbours at every row, which keeps a CPU loop scalar and costs more than the row's memory traffic;
+// here each grid row is split into its two end points and its interior, whose points all have four
+// neighbours (the grid row's south and north tested once), in a loop that vectorizes. out must not overlap
+// the arrays v reads.
+template <class T, class Vector>
+void poisson_2d_apply_rows(const Vector& v, std::int64_t m, std::int64_t first, std::int64_t count, T* out) {
+  const T zero = 0;
+  const std::int64_t end = first + count;
+  std::int64_t i = first;
+  while (i < end) {
+    const std::int64_t row = i / m;
+    const std::int64_t row_start = row * m;
+    const std::int64_t row_end = row_start + m < end ? row_start + m : end;
+    const bool south = row > 0;
+    const bool north = row + 1 < m;
+    const auto point = [&](std::int64_t j) {  // any point of the grid row, its neighbours tested
+      const std::int64_t col = j - row_start;
+      out[j - first] = poisson_2d_row<T>(v(j), col > 0 ? v(j - 1) : zero, col + 1 < m ? v(j + 1) : zero,
+                                         south ? v(j - m) : zero, north ? v(j + m) : zero);
+    };
+    if (i == row_start) point(i++);  // column 0: no west neighbour
+    const std::int64_t interior_end = row_start + m - 1 < row_end ? row_start + m - 1 : row_end;
+    if (south && north) {
+      KSYNC_INDEPENDENT_ITERATIONS
+      for (std::int64_t j = i; j < interior_end; ++j)
+        out[j - first] = poisson_2d_row<T>(v(j), v(j - 1), v(j + 1), v(j - m), v(j + m));
+    } else {
+      for (std::int64_t j = i; j < interior_end; ++j)
+        point(j);
+    }
+    i = interior_end > i ? interior_end : i;
+    while (i < row_end)
+      point(i++);  // column m - 1: no east neighbour
+  }
+}
+
 }  // namespace ksync

@@ -57,6 +57,12 @@ struct poisson_2d {
     using T = std::remove_cvref_t<decltype(v(i))>;
     return poisson_2d_apply<T>(v, static_cast<int>(m), static_cast<int>(i));
   }
+  // Host loops: rows first, ..., first + count - 1 of A v into out[0], ... (the same bits, vectorized:
+  // poisson_2d_apply_rows). ksync::cg's host kernels use it where an operator has it (rows_on_host).
+  template <class Vector, class T>
+  void rows(const Vector& v, std::int64_t first, std::int64_t count, T* out) const {
+    poisson_2d_apply_rows<T>(v, m, first, count, out);
+  }
   KOKKOS_FUNCTION constexpr double diagonal(std::int64_t /*i*/) const { return 4.0; }
   friend constexpr bool operator==(const poisson_2d&, const poisson_2d&) = default;
 };

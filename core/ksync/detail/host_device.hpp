@@ -14,6 +14,14 @@
 #define KSYNC_HOST_DEVICE
 #endif
 
+// KSYNC_ALWAYS_INLINE marks a per-index body that a host loop vectorizes only once it is inlined, where GCC's
+// size limits would otherwise keep it a call (CG's pipelined update inside its block loop).
+#if defined(__GNUC__) || defined(__clang__)
+#define KSYNC_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define KSYNC_ALWAYS_INLINE inline
+#endif
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define KSYNC_INDEPENDENT_ITERATIONS  // left out: a CUDA build's host backends vectorize where GCC's checks let
 #elif defined(__clang__)

@@ -47,6 +47,19 @@ concept apply_operator =
       { op.extent() } -> std::convertible_to<std::int64_t>;
     };
 
+// Host loops: out[k] = row first + k of A v for k < count, by the operator's block form where it has one
+// (op.rows(v, first, count, out): ksync::poisson_2d, whose rows one at a time keep the loop scalar), else row
+// by row. out must not overlap the arrays v reads.
+template <class T, class Operator, class Vector>
+void rows_on_host(const Operator& op, const Vector& v, std::int64_t first, std::int64_t count, T* out) {
+  if constexpr (requires { op.rows(v, first, count, out); }) {
+    op.rows(v, first, count, out);
+  } else {
+    for (std::int64_t k = 0; k < count; ++k)
+      out[k] = static_cast<T>(op(v, first + k));
+  }
+}
+
 template <class T, class MemorySpace>
 using state_view = Kokkos::View<cg_scalars<T>, MemorySpace>;
 
@@ -161,6 +174,10 @@ struct apply_rows {
       ap_out[i] = static_cast<T>(op(p_in, i));
     };
   }
+  // Host backends: a chunk's rows at once (rows_on_host).
+  void chunk(std::int64_t first, std::int64_t count) const {
+    rows_on_host(op, pointer_entries<T>{p.data()}, first, count, ap.data() + first);
+  }
 };
 
 // x += alpha p, r -= alpha Ap (alpha = rho / p.Ap from the state, or the launch's).
@@ -212,6 +229,10 @@ struct advance {
 
 // --- the fused steps (fused, kokkos_graph): two reductions and the scalar step per iteration ---
 
+// The block of a host lane's chunk that a step writes and then reads back (lane_split::for_each_block): 256
+// doubles of each array it touches stay in a 32 KiB first-level cache.
+inline constexpr std::int64_t host_block = 256;
+
 // How a fused step's indices are dealt to its lanes. GPU backends: one index per lane up to 2^16 lanes,
 // then about four per lane, as many lanes as the device holds threads at most, lane l taking l, l + lanes,
 // ... (consecutive lanes, consecutive addresses); host backends: one contiguous chunk per lane
@@ -235,10 +256,21 @@ struct lane_split {
         body(i);
     }
   }
+
+  // Host backends (chunk != 0): the lane's chunk in blocks of at most `block` indices, body(first, count)
+  // for each: a step that writes a block then reads it back finds it in the first-level cache.
+  template <class Body>
+  void for_each_block(std::int64_t lane, std::int64_t block, const Body& body) const {
+    const std::int64_t begin = lane * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+    for (std::int64_t first = begin; first < end; first += block)
+      body(first, end - first < block ? end - first : block);
+  }
 };
 
 // Host backends: one contiguous chunk per work item (split_for_host); the state is read once a chunk, so the
 // loop over the chunk vectorizes (read per index, it is reloaded after every store: the stores may alias it).
+// A step with a chunk(first, count) of its own (apply_rows) runs that instead.
 template <class Step>
 struct by_chunk {
   Step step;
@@ -246,15 +278,49 @@ struct by_chunk {
   KOKKOS_FUNCTION void operator()(std::int64_t lane) const {
     const auto s = step.state();
     if (s.done != 0) return;
-    split.for_each(lane, step.body(s));
+    if constexpr (requires { step.chunk(lane, lane); }) {
+      const std::int64_t first = lane * split.chunk;
+      const std::int64_t end = first + split.chunk < split.n ? first + split.chunk : split.n;
+      KOKKOS_IF_ON_HOST((step.chunk(first, end - first);))
+    } else {
+      split.for_each(lane, step.body(s));
+    }
   }
 };
 
+// The sum of term(first), ..., term(first + count - 1) in eight independent chains, for host loops: one
+// chain waits for each add (four cycles or more a term) and keeps the loop scalar; eight vectorize. The terms
+// are added in another order than one chain adds them, which CG's forms allow (cg_form: up to the order of
+// the dots' partial sums).
+template <class T, class Term>
+KOKKOS_FUNCTION T sum_in_chains(std::int64_t first, std::int64_t count, const Term& term) {
+  constexpr int chains = 8;
+  T partial[chains] = {};
+  const std::int64_t end = first + count;
+  std::int64_t i = first;
+  for (; i + chains <= end; i += chains) {
+    for (int k = 0; k < chains; ++k)
+      partial[k] += term(i + k);
+  }
+  for (; i < end; ++i)
+    partial[0] += term(i);
+  T total = 0;
+  for (const T value : partial)
+    total += value;
+  return total;
+}
+
 // Adds term(i) for every index of `lane` into `sum`, through a local: `sum` is Kokkos' accumulator, which
 // the stores the terms make to the vectors could alias (it would be reloaded after each, and a CPU loop would
-// not vectorize).
+// not vectorize). A host lane's chunk is summed in chains (sum_in_chains).
 template <class T, class Term>
 KOKKOS_FUNCTION void fold_lane(const lane_split& split, std::int64_t lane, T& sum, const Term& term) {
+  if (split.chunk != 0) {
+    const std::int64_t first = lane * split.chunk;
+    const std::int64_t end = first + split.chunk < split.n ? first + split.chunk : split.n;
+    sum += sum_in_chains<T>(first, end - first, term);
+    return;
+  }
   T lane_sum = 0;
   split.for_each(lane, [&](std::int64_t i) { lane_sum += term(i); });
   sum += lane_sum;
@@ -351,11 +417,24 @@ struct apply_dot {
     const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
     const pointer_entries<T> p_in{p_new};
     T* const ap_out = ap.data();
+    if (split.chunk != 0) {  // host backends: a block's rows at once (rows_on_host), then its terms
+      KOKKOS_IF_ON_HOST((sum += by_blocks(lane, p_new, ap_out);))
+      return;
+    }
     fold_lane(split, lane, sum, [&](std::int64_t i) {
       const T ap_i = static_cast<T>(op(p_in, i));
       ap_out[i] = ap_i;
       return p_new[i] * ap_i;
     });
+  }
+
+  T by_blocks(std::int64_t lane, const T* p_new, T* ap_out) const {
+    T lane_sum = 0;
+    split.for_each_block(lane, host_block, [&](std::int64_t first, std::int64_t count) {
+      rows_on_host(op, pointer_entries<T>{p_new}, first, count, ap_out + first);
+      lane_sum += sum_in_chains<T>(first, count, [&](std::int64_t i) { return p_new[i] * ap_out[i]; });
+    });
+    return lane_sum;
   }
 };
 
