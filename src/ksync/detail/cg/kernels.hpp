@@ -251,19 +251,23 @@ struct lane_split {
       for (std::int64_t i = lane; i < n; i += lanes)
         body(i);
     } else {
-      const std::int64_t end = (lane + 1) * chunk < n ? (lane + 1) * chunk : n;
+      const std::int64_t end = chunk_end(lane);
       for (std::int64_t i = lane * chunk; i < end; ++i)
         body(i);
     }
+  }
+
+  // Host backends (chunk != 0): one past the last index of the lane's chunk.
+  KOKKOS_FUNCTION std::int64_t chunk_end(std::int64_t lane) const {
+    return (lane + 1) * chunk < n ? (lane + 1) * chunk : n;
   }
 
   // Host backends (chunk != 0): the lane's chunk in blocks of at most `block` indices, body(first, count)
   // for each: a step that writes a block then reads it back finds it in the first-level cache.
   template <class Body>
   void for_each_block(std::int64_t lane, std::int64_t block, const Body& body) const {
-    const std::int64_t begin = lane * chunk;
-    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
-    for (std::int64_t first = begin; first < end; first += block)
+    const std::int64_t end = chunk_end(lane);
+    for (std::int64_t first = lane * chunk; first < end; first += block)
       body(first, end - first < block ? end - first : block);
   }
 };
@@ -280,8 +284,7 @@ struct by_chunk {
     if (s.done != 0) return;
     if constexpr (requires { step.chunk(lane, lane); }) {
       const std::int64_t first = lane * split.chunk;
-      const std::int64_t end = first + split.chunk < split.n ? first + split.chunk : split.n;
-      KOKKOS_IF_ON_HOST((step.chunk(first, end - first);))
+      KOKKOS_IF_ON_HOST((step.chunk(first, split.chunk_end(lane) - first);))
     } else {
       split.for_each(lane, step.body(s));
     }
@@ -317,8 +320,7 @@ template <class T, class Term>
 KOKKOS_FUNCTION void fold_lane(const lane_split& split, std::int64_t lane, T& sum, const Term& term) {
   if (split.chunk != 0) {
     const std::int64_t first = lane * split.chunk;
-    const std::int64_t end = first + split.chunk < split.n ? first + split.chunk : split.n;
-    sum += sum_in_chains<T>(first, end - first, term);
+    sum += sum_in_chains<T>(first, split.chunk_end(lane) - first, term);
     return;
   }
   T lane_sum = 0;

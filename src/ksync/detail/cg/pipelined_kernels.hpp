@@ -84,8 +84,8 @@ struct pipelined_pass {
   // (docs/results/2026-12-03-cpu-7b190ac) to 1.3-2.1x (the commit that wrote it). The block stays in L1.
   template <bool Weighted>
   value_type by_blocks(std::int64_t lane, const T* w_old, T* w_new, T alpha, T beta) const {
-    T n_block[host_block];  // n = A M^-1 w_old, then the terms of the two sums
-    T rho_terms[host_block];
+    T n_block[host_block];    // n = A M^-1 w_old over the block
+    T rho_terms[host_block];  // the block's terms of r . M^-1 r and w . M^-1 r
     T delta_terms[host_block];
     value_type lane_sum{};
     split.for_each_block(lane, host_block, [&](std::int64_t first, std::int64_t count) {
