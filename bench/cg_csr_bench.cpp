@@ -2,7 +2,9 @@
 // Conjugate gradients on assembled sparse matrices (CSR, double, 32-bit indices; bench/sparse.hpp): every
 // portable form of ksync::cg on a ksync::csr_matrix, beside the CG a Kokkos application writes for a CSR
 // matrix (a parallel_for over the rows for A p, blocking parallel_reduce dots into host scalars:
-// `kokkos_host_scalars`). Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE +
+// `kokkos_host_scalars`), and the Jacobi-preconditioned CG such an application writes (the same, plus the
+// inverse diagonal once a solve and z = D^-1 r an iteration: `jacobi/kokkos_host_scalars`), which the Jacobi
+// forms are measured against. Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE +
 // cuBLAS anchor are in bench/cuda_native/cg_csr_bench.cu.
 #include "kokkos_cg_steps.hpp"
 #include "portable.hpp"
@@ -35,6 +37,16 @@ struct Apply {
       sum += values(k) * p(columns(k));
     ap(i) = sum;
   }
+};
+// The preconditioned baseline's two extra steps: D^-1 once a solve, z = D^-1 r an iteration.
+struct InverseDiagonal {
+  Matrix a;
+  Vector inverse;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { inverse(i) = 1.0 / a.diagonal(i); }
+};
+struct Precondition {
+  Vector inverse, r, z;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { z(i) = inverse(i) * r(i); }
 };
 struct ResidualSquares {
   Matrix a;
@@ -73,26 +85,38 @@ void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::i
       ksync::bench::cg_csr_bytes_per_iteration(host, fused, variant.jacobi(), variant.pipelined());
 }
 
-void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
+// The CG (jacobi: the Jacobi PCG) a Kokkos application writes; `z` is `r` itself without a preconditioner.
+void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, bool jacobi, int iterations) {
   const Exec exec;
   const auto& host = matrix.load(state.range(0));
   problem p(exec, host);
   const std::int64_t n = p.n();
   const Vector r("r", n), d("p", n), ad("ap", n);
+  const Vector z = jacobi ? Vector("z", n) : r;
+  const Vector inverse = jacobi ? Vector("inverse_diagonal", n) : Vector();
+  const auto precondition = [&] {
+    if (jacobi)
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::precondition", Policy(exec, 0, n),
+                           Precondition{.inverse = inverse, .r = r, .z = z});
+  };
   double recurrence = 0;
   int ran = 0;
   ksync::bench::time_solves(state, [&] {
     Kokkos::deep_copy(exec, p.x, 0.0);
     Kokkos::deep_copy(exec, d, 0.0);
     Kokkos::deep_copy(exec, r, p.b);
+    if (jacobi)
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::inverse_diagonal", Policy(exec, 0, n),
+                           InverseDiagonal{.a = p.a, .inverse = inverse});
+    precondition();
     double rho = 0;
-    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho);
-    const double b_norm = std::sqrt(rho);
+    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = z}, rho);
+    const double rho_start = rho;
     double beta = 0;
     ran = 0;
-    for (int k = 0; k < iterations && std::sqrt(rho) / b_norm > matrix.tolerance(); ++k, ++ran) {
+    for (int k = 0; k < iterations && std::sqrt(rho / rho_start) > matrix.tolerance(); ++k, ++ran) {
       Kokkos::parallel_for("ksync::bench::kokkos_cg::direction", Policy(exec, 0, n),
-                           Direction{.r = r, .p = d, .beta = beta});
+                           Direction{.r = z, .p = d, .beta = beta});
       Kokkos::parallel_for(
           "ksync::bench::kokkos_cg::apply", Policy(exec, 0, n),
           Apply{.row_offsets = p.a.row_offsets(), .columns = p.a.columns(), .values = p.a.values(), .p = d, .ap = ad});
@@ -100,15 +124,17 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
       Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = d, .v = ad}, d_ad);
       Kokkos::parallel_for("ksync::bench::kokkos_cg::update", Policy(exec, 0, n),
                            Update{.x = p.x, .r = r, .p = d, .ap = ad, .alpha = rho / d_ad});
+      precondition();
       double rho_next = 0;
-      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = r}, rho_next);
+      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = z}, rho_next);
       beta = rho_next / rho;
       rho = rho_next;
     }
-    return recurrence = std::sqrt(rho) / b_norm;
+    return recurrence = std::sqrt(rho / rho_start);
   });
   ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, p.true_residual(exec));
-  record(state, host, ran, false);
+  record(state, host, ran, false,
+         {.preconditioner = jacobi ? ksync::cg_preconditioner::jacobi : ksync::cg_preconditioner::none});
 }
 
 void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix,
@@ -137,9 +163,13 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     const std::string matrix = matrix_case.name();
     // Size by size, the baseline first (as bench/cg_bench.cpp): each comparison's rows run close together.
     for (const auto m : cg_csr_sizes(matrix_case, smoke, host)) {
-      add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case,
+      add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case, false,
                 iterations);
       for (const auto& variant : cg_csr_variants(matrix_case)) {
+        // The Jacobi forms' own baseline: the Jacobi PCG as a Kokkos application writes it.
+        if (variant.jacobi() && !variant.pipelined())
+          add_timed("portable/cg_csr/" + cg_csr_prefix(matrix_case, variant) + "kokkos_host_scalars/double", m,
+                    time_kokkos_cg, matrix_case, true, iterations);
         for (const auto form : ksync::all_cg_forms) {
           // bench/cuda_native/cg_csr_bench.cu times the native forms
           if (ksync::is_native(form) || !variant.runs(form)) continue;
