@@ -26,7 +26,7 @@ import json
 import pathlib
 import sys
 
-from ksync_tools import pipeline_tables, solver_tables, sparse_tables, stream_tables, sync_tables
+from ksync_tools import parity_tables, pipeline_tables, solver_tables, sparse_tables, stream_tables, sync_tables
 from ksync_tools.plots import plots
 from ksync_tools.results import error_rows, load, sized, suite_files
 from ksync_tools.source_tree import attribution
@@ -296,6 +296,7 @@ def write_report(folder):
                    "ran on the backend named in the fingerprint.\n")
     fingerprint_section(folder, contexts, out)
     ratios = {}
+    ratios["parity"] = parity_tables.section(rows, out)
     ratios.update(reduction_section(rows, out))
     ratios.update(transform_section(rows, out))
     ratios.update(stream_tables.section(rows, out))
