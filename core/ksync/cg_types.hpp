@@ -73,6 +73,13 @@ constexpr bool runs_pipelined(cg_form form) noexcept {
   return form != cg_form::host_scalars && form != cg_form::device_scalars;
 }
 
+// Whether `form` takes a preconditioner of yours (ksync::cg's overload with one, portable half): the forms of
+// one pass per vector operation, between which your z = M^-1 r is enqueued. The fused and graph forms form
+// the direction inside the operator's pass, and the native forms run ksync::cuda's kernels.
+constexpr bool takes_user_preconditioner(cg_form form) noexcept {
+  return !runs_pipelined(form);
+}
+
 // Preconditioning. none: classic CG. jacobi: PCG with M = diag(A) (the operator gives its diagonal as
 // op.diagonal(i): ksync::poisson_2d, ksync::csr_matrix and ksync::cuda::csr_matrix do), z = M^-1 r formed
 // where it is read, so an iteration moves one more vector (M^-1's) and keeps the same number of reductions.
@@ -187,8 +194,16 @@ struct cg_scalars {
 // finite. NaN or Inf in b (or entries whose squares overflow T) make b.b so; NaN or Inf in the initial x,
 // or an A x that overflows, make r.r so. Nothing else is read, so the check costs no pass of its own.
 // With jacobi the start also sums w - w over M^-1's entries w: 0 where an entry is usable, NaN where diag(A) is
-// zero, negative or not finite (or 1 / d overflows).
-enum cg_refusal : int { cg_accepted = 0, cg_b_not_finite = 1, cg_x_not_finite = 2, cg_diagonal_not_positive = 3 };
+// zero, negative or not finite (or 1 / d overflows). With a preconditioner of yours (portable host_scalars
+// and device_scalars, ksync/cg.hpp) the two sums are b . M^-1 b and r . M^-1 r: a negative one shows an M that
+// is not positive definite.
+enum cg_refusal : int {
+  cg_accepted = 0,
+  cg_b_not_finite = 1,
+  cg_x_not_finite = 2,
+  cg_diagonal_not_positive = 3,
+  cg_preconditioner_not_positive = 4
+};
 
 // Finite without <cmath>'s classification, the same in host and device code: x - x is 0 for every finite
 // x and NaN for NaN and both infinities.
@@ -203,19 +218,21 @@ KSYNC_HOST_DEVICE constexpr bool cg_finite(T value) {
 struct cg_start_step {
   double tolerance = 0;
   int max_iterations = 0;
-  int first_iteration = 0;  // iterations run before this start: 0, or where a restart (check_true_residual) begins
-  bool preconditioned = false;
-  bool pipelined = false;  // delta holds w . r for w = A r of the start: the first p.Ap
+  int first_iteration = 0;      // iterations run before this start: 0, or where a restart (check_true_residual) begins
+  bool preconditioned = false;  // jacobi: p_ap holds the diagonal's check
+  bool user_preconditioned = false;  // a preconditioner of yours: rho and rho_next must not be negative
+  bool pipelined = false;            // delta holds w . r for w = A r of the start: the first p.Ap
 };
 
 // After rho = r.r and rho_next = b.b of the start (and, preconditioned, the diagonal's check in p_ap): the
 // residual's scale and the first test.
 template <class T>
 KSYNC_HOST_DEVICE void cg_start(cg_scalars<T>& s, const cg_start_step& step, double* history) {
-  s.refused = step.preconditioned && !cg_finite(s.p_ap) ? cg_diagonal_not_positive
-              : !cg_finite(s.rho_next)                  ? cg_b_not_finite
-              : !cg_finite(s.rho)                       ? cg_x_not_finite
-                                                        : cg_accepted;
+  s.refused = step.preconditioned && !cg_finite(s.p_ap)                         ? cg_diagonal_not_positive
+              : !cg_finite(s.rho_next)                                          ? cg_b_not_finite
+              : !cg_finite(s.rho)                                               ? cg_x_not_finite
+              : step.user_preconditioned && (s.rho_next < T(0) || s.rho < T(0)) ? cg_preconditioner_not_positive
+                                                                                : cg_accepted;
   s.p_ap = step.pipelined ? s.delta : T(0);
   s.iteration = step.first_iteration;
   if (s.refused != cg_accepted) {  // nothing runs: every later step sees done
@@ -322,6 +339,10 @@ void check_cg_refusal(const char* where, const cg_scalars<T>& s) {
   check_argument(s.refused != cg_diagonal_not_positive, where,
                  "options.preconditioner = jacobi needs a positive, finite diagonal; the operator's has an entry "
                  "that is zero, negative or not finite; x was left as it was");
+  check_argument(s.refused != cg_preconditioner_not_positive, where,
+                 "the preconditioner is not positive definite: b . M^-1 b = ", static_cast<double>(s.rho_next),
+                 " and r . M^-1 r = ", static_cast<double>(s.rho),
+                 " for r = b - A x (CG needs both >= 0); x was left as it was");
   check_argument(s.refused != cg_b_not_finite, where,
                  "b holds NaN or Inf, or entries whose squares overflow (b.b = ", static_cast<double>(s.rho_next),
                  "); x was left as it was");

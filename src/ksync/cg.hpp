@@ -4,7 +4,7 @@
 // alone or, for the native forms on Kokkos::Cuda, through ksync's hand-written kernels (ksync::cuda::cg,
 // cuda_native/include/ksync/cuda/device/cg.hpp). docs/solvers.md measures every form.
 //
-//   auto result = cg(exec, op, b, x[, form, options])      blocking: returns once CG stopped
+//   auto result = cg(exec, op, b, x[, form, options[, m]])  blocking: returns once CG stopped
 //   cg_solver<Exec, T> solver(exec, n); solver.solve(exec, op, b, x[, form, options])  the same, with the
 //                                                          work Views kept between solves
 //
@@ -31,6 +31,14 @@
 // (poisson_2d and csr_matrix do). options.recurrence = cg_recurrence::pipelined runs Ghysels and Vanroose's
 // pipelined CG (one reduction an iteration) in fused, kokkos_graph and the native forms but host_scalars and
 // device_scalars; options.check_true_residual confirms convergence on b - A x (ksync/cg_types.hpp).
+// A preconditioner of yours, as the last argument (host_scalars and device_scalars):
+//   m.apply(exec, v, z) enqueues z = M^-1 v on exec, for v a Kokkos::View<const T*, memory_space> and z a
+//   Kokkos::View<T*, memory_space> of n entries each, M symmetric positive definite (an incomplete
+//   factorization, a multigrid cycle, a polynomial in A, Kokkos Kernels' preconditioners through a wrapper).
+//   The start calls it twice (b, then r = b - A x), every iteration once; the stopping test is in the M^-1 norm
+//   as with jacobi, and a start that finds b . M^-1 b or r . M^-1 r negative throws (M is not positive
+//   definite). device_scalars enqueues check_every iterations at a time: apply also runs in the last batch's
+//   iterations past convergence (docs/solvers.md).
 // Kernels are labelled "ksync::cg::<step>".
 #pragma once
 
@@ -42,6 +50,7 @@
 #include <ksync/stencil.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -101,6 +110,11 @@ void check_solve(std::int64_t n, const Operator& op,
                  n, " unknowns");
   check_cg_apart(where, b.data(), b.span(), x.data(), x.span());
 }
+
+// A preconditioner of yours (ksync::cg's last argument): m.apply(exec, v, z) enqueues z = M^-1 v on exec.
+template <class Preconditioner, class ExecutionSpace, class Vector>
+concept user_preconditioner = requires(const Preconditioner& m, const ExecutionSpace& exec,
+                                       const typename Vector::const_type& v, const Vector& z) { m.apply(exec, v, z); };
 
 // Whether ksync::cuda::cg has a kernel for this operator: the built-in one, and CSR matrices whose index types
 // it compiles (bridge/cg.hpp).
@@ -173,10 +187,43 @@ class cg_solver {
   template <class Operator>
   cg_result solve(const ExecutionSpace& exec, const Operator& op, const const_vector& b, const vector& x,
                   cg_form form = cg_form::fused, const cg_options& options = {}) {
-    constexpr const char* where = "ksync::cg";
-    constexpr bool rows = detail::cg::row_operator<Operator, vector>;
     detail::cg::check_solve<ExecutionSpace, T>(n_, op, b, x, options);
     if (half_of(form) == strategy_half::native) return detail::cg::solve_native(exec, op, b, x, form, options);
+    return solve_portable(exec, op, b, x, form, options, {});
+  }
+
+  // PCG with a preconditioner of yours, m (ksync/cg.hpp says what m.apply does), in host_scalars or
+  // device_scalars. Throws std::invalid_argument as solve above, and for another form or
+  // options.preconditioner = jacobi beside m; at the start, x left as it was, for an M that is not positive
+  // definite there.
+  template <class Operator, class Preconditioner>
+  cg_result solve(const ExecutionSpace& exec, const Operator& op, const const_vector& b, const vector& x, cg_form form,
+                  const cg_options& options, const Preconditioner& m) {
+    static_assert(detail::cg::user_preconditioner<Preconditioner, ExecutionSpace, vector>,
+                  "ksync::cg: a preconditioner must give m.apply(exec, v, z), enqueuing z = M^-1 v on exec for a "
+                  "Kokkos::View<const T*, memory_space> v and a Kokkos::View<T*, memory_space> z; see ksync/cg.hpp");
+    constexpr const char* where = "ksync::cg";
+    detail::cg::check_solve<ExecutionSpace, T>(n_, op, b, x, options);
+    detail::check_argument(takes_user_preconditioner(form), where, "form = ", to_string(form),
+                           " does not take a preconditioner of yours: host_scalars and device_scalars do (the fused "
+                           "and graph forms form the direction inside the operator's pass; the native forms run "
+                           "ksync::cuda's kernels, with options.preconditioner = jacobi)");
+    detail::check_argument(options.preconditioner == cg_preconditioner::none, where,
+                           "options.preconditioner = ", to_string(options.preconditioner),
+                           " beside a preconditioner of yours: give one of the two");
+    buffers_->make_z(exec);
+    return solve_portable(exec, op, b, x, form, options,
+                          [m, exec](const const_vector& v, const vector& z) { m.apply(exec, v, z); });
+  }
+
+ private:
+  // The portable forms, once check_solve passed; `precondition` is a preconditioner of yours or empty.
+  template <class Operator>
+  cg_result solve_portable(const ExecutionSpace& exec, const Operator& op, const const_vector& b, const vector& x,
+                           cg_form form, const cg_options& options,
+                           std::function<void(const const_vector&, const vector&)> precondition) {
+    constexpr const char* where = "ksync::cg";
+    constexpr bool rows = detail::cg::row_operator<Operator, vector>;
     detail::check_argument(rows || (form != cg_form::fused && form != cg_form::kokkos_graph), where,
                            "form = ", to_string(form),
                            " forms the direction where the operator reads it and needs an operator given by its rows; "
@@ -204,7 +251,8 @@ class cg_solver {
         .buffers = buffers_.get(),
         .history = options.record_history ? buffers_->history.data() : nullptr,
         .host_history = &host_history,
-        .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr};
+        .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr,
+        .precondition = std::move(precondition)};
     const auto [state, restarts] = detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
       auto from = run;
       from.first_iteration = first_iteration;
@@ -217,16 +265,17 @@ class cg_solver {
     return result;
   }
 
- private:
   std::int64_t n_ = 0;
   std::unique_ptr<detail::cg::cg_buffers<ExecutionSpace, T>> buffers_;
 };
 
 // One solve, with work Views allocated for it (cg_solver keeps them between solves). b and x are rank-1
-// Views of float or double that exec can access.
-template <class ExecutionSpace, class Operator, class BView, class XView>
+// Views of float or double that exec can access; m, where given, is a preconditioner of yours
+// (cg_solver::solve says what it takes and refuses).
+template <class ExecutionSpace, class Operator, class BView, class XView, class... Preconditioner>
 cg_result cg(const ExecutionSpace& exec, const Operator& op, const BView& b, const XView& x,
-             cg_form form = cg_form::fused, const cg_options& options = {}) {
+             cg_form form = cg_form::fused, const cg_options& options = {}, const Preconditioner&... m) {
+  static_assert(sizeof...(Preconditioner) <= 1, "ksync::cg: one preconditioner at the most");
   static_assert(Kokkos::is_execution_space_v<ExecutionSpace>,
                 "ksync::cg: the first argument must be a Kokkos execution space instance");
   static_assert(
@@ -243,11 +292,12 @@ cg_result cg(const ExecutionSpace& exec, const Operator& op, const BView& b, con
   const typename solver::vector x_all = x;
   const auto n = static_cast<std::int64_t>(x.extent(0));
   detail::cg::check_solve<ExecutionSpace, T>(n, op, b_all, x_all, options);  // before any allocation
-  if (half_of(form) == strategy_half::native) {                              // no work Views: ksync::cuda keeps its own
-    return detail::cg::solve_native(exec, op, b_all, x_all, form, options);
+  if constexpr (sizeof...(Preconditioner) == 0) {
+    if (half_of(form) == strategy_half::native)  // no work Views: ksync::cuda keeps its own
+      return detail::cg::solve_native(exec, op, b_all, x_all, form, options);
   }
   solver s(exec, n);
-  return s.solve(exec, op, b_all, x_all, form, options);
+  return s.solve(exec, op, b_all, x_all, form, options, m...);
 }
 
 }  // namespace ksync

@@ -32,28 +32,30 @@ struct cg_reference_result {
   std::vector<double> history;
 };
 
-// Preconditioned CG in double from x0, with M^-1 = diag(weight) (all ones: plain CG): the recurrence ksync
-// runs, stopping at ||r|| / ||b|| <= tolerance or max_iterations, both norms in M^-1 (cg_preconditioner,
-// ksync/cg_types.hpp). apply(v, y) sets y = A v; weight has one entry per unknown.
-template <class T, class Apply>
-cg_reference_result host_pcg(const Apply& apply, const std::vector<double>& weight, const std::vector<T>& b_in,
-                             const std::vector<T>& x0, double tolerance, int max_iterations) {
-  const std::size_t n = weight.size();
+// Preconditioned CG in double from x0: the recurrence ksync runs, stopping at ||r|| / ||b|| <= tolerance or
+// max_iterations, both norms in M^-1 (cg_preconditioner, ksync/cg_types.hpp). apply(v, y) sets y = A v and
+// precondition(v, z) sets z = M^-1 v, for vectors of n entries.
+template <class T, class Apply, class Precondition>
+cg_reference_result host_pcg_with(const Apply& apply, const Precondition& precondition, std::size_t n,
+                                  const std::vector<T>& b_in, const std::vector<T>& x0, double tolerance,
+                                  int max_iterations) {
   const std::vector<double> b(b_in.begin(), b_in.end());
   cg_reference_result out;
   out.x.assign(x0.begin(), x0.end());
-  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v, bool weighted) {
+  const auto dot = [&](const std::vector<double>& u, const std::vector<double>& v) {
     double sum = 0;
     for (std::size_t i = 0; i < n; ++i)
-      sum += u[i] * v[i] * (weighted ? weight[i] : 1.0);
+      sum += u[i] * v[i];
     return sum;
   };
-  std::vector<double> r(n), p(n, 0.0), ap(n);
+  std::vector<double> r(n), z(n), p(n, 0.0), ap(n);
   apply(out.x, ap);
   for (std::size_t i = 0; i < n; ++i)
     r[i] = b[i] - ap[i];
-  double rho = dot(r, r, true);
-  const double b_norm = std::sqrt(dot(b, b, true));
+  precondition(b, z);
+  const double b_norm = std::sqrt(dot(b, z));
+  precondition(r, z);
+  double rho = dot(r, z);
   if (b_norm == 0) {
     out.x.assign(n, 0.0);
     out.converged = true;
@@ -65,14 +67,15 @@ cg_reference_result host_pcg(const Apply& apply, const std::vector<double>& weig
   double beta = 0;
   while (relative > tolerance && out.iterations < max_iterations) {
     for (std::size_t i = 0; i < n; ++i)
-      p[i] = r[i] * weight[i] + beta * p[i];
+      p[i] = z[i] + beta * p[i];
     apply(p, ap);
-    const double alpha = rho / dot(p, ap, false);
+    const double alpha = rho / dot(p, ap);
     for (std::size_t i = 0; i < n; ++i) {
       out.x[i] += alpha * p[i];
       r[i] -= alpha * ap[i];
     }
-    const double rho_next = dot(r, r, true);
+    precondition(r, z);
+    const double rho_next = dot(r, z);
     beta = rho_next / rho;
     rho = rho_next;
     relative = std::sqrt(rho) / b_norm;
@@ -82,6 +85,17 @@ cg_reference_result host_pcg(const Apply& apply, const std::vector<double>& weig
   out.relative_residual = relative;
   out.converged = relative <= tolerance;
   return out;
+}
+
+// The same with M^-1 = diag(weight) (all ones: plain CG); weight has one entry per unknown.
+template <class T, class Apply>
+cg_reference_result host_pcg(const Apply& apply, const std::vector<double>& weight, const std::vector<T>& b,
+                             const std::vector<T>& x0, double tolerance, int max_iterations) {
+  const auto precondition = [&](const std::vector<double>& v, std::vector<double>& z) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      z[i] = weight[i] * v[i];
+  };
+  return host_pcg_with(apply, precondition, weight.size(), b, x0, tolerance, max_iterations);
 }
 
 // CG in double from x0 on (A + shift I) x = b for the m x m Poisson operator A.

@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,7 +29,8 @@ struct cg_buffers {
   using vector = Kokkos::View<T*, memory_space>;
   vector r, p0, p1, ap;
   vector inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
-  // The pipelined recurrence's vectors (ksync/cg_pipelined.hpp): allocated by the first pipelined solve.
+  // The pipelined recurrence's vectors (ksync/cg_pipelined.hpp): allocated by the first pipelined solve. z is
+  // also M^-1 r of a preconditioner of yours (make_z).
   vector w_even, w_odd, z, s, p;
   state_view<T, memory_space> state;
   Kokkos::View<double*, memory_space> history;
@@ -52,13 +55,17 @@ struct cg_buffers {
         state(Kokkos::view_alloc(exec, "ksync::cg::state")),
         host_slots("ksync::cg::looks") {}
 
+  // Allocates z on exec, once.
+  void make_z(const ExecutionSpace& exec) {
+    if (z.extent(0) != r.extent(0)) z = vector(Kokkos::view_alloc(exec, "ksync::cg::z"), r.extent(0));
+  }
   // Allocates the pipelined recurrence's vectors on exec, once.
   void make_pipelined(const ExecutionSpace& exec) {
     const auto n = r.extent(0);
+    make_z(exec);
     if (w_even.extent(0) == n) return;
     w_even = vector(Kokkos::view_alloc(exec, "ksync::cg::w_even"), n);
     w_odd = vector(Kokkos::view_alloc(exec, "ksync::cg::w_odd"), n);
-    z = vector(Kokkos::view_alloc(exec, "ksync::cg::z"), n);
     s = vector(Kokkos::view_alloc(exec, "ksync::cg::s"), n);
     p = vector(Kokkos::view_alloc(exec, "ksync::cg::p"), n);
   }
@@ -88,6 +95,38 @@ struct cg_run {
   std::vector<double>* host_history;  // forms that test on the host record here instead
   const T* inverse_diagonal;          // Jacobi's M^-1 (buffers->inverse_diagonal), null without a preconditioner
   int first_iteration = 0;            // where this run's start begins counting (a restart: cg_confirm_on_true_residual)
+  // A preconditioner of yours: precondition(v, z) enqueues z = M^-1 v on exec (z is buffers->z); empty without
+  // one. host_scalars and device_scalars run it (ksync/cg.hpp).
+  std::function<void(const const_vector&, const vector&)> precondition;
+
+  [[nodiscard]] bool user_preconditioned() const { return static_cast<bool>(precondition); }
+  // What the next direction is formed from: z = M^-1 r with a preconditioner of yours, else r (Jacobi's M^-1
+  // is applied on the fly, by next_direction).
+  [[nodiscard]] const vector& preconditioned_residual() const {
+    return user_preconditioned() ? buffers->z : buffers->r;
+  }
+  // The residual's sum after an update (r . M^-1 r; r . r without a preconditioner) into `result`: a rank-0
+  // View (asynchronous) or a host scalar (blocking). With a preconditioner of yours, z = M^-1 r first.
+  template <class Result>
+  void residual_sum(Result&& result) const {
+    if (user_preconditioned()) {
+      precondition(buffers->r, buffers->z);
+      dot(buffers->r, buffers->z, std::forward<Result>(result));
+    } else if (inverse_diagonal == nullptr) {
+      dot(buffers->r, buffers->r, std::forward<Result>(result));
+    } else {
+      weighted_sum(buffers->r.data(), std::forward<Result>(result));
+    }
+  }
+  // u . v into a rank-0 View (asynchronous) or a host scalar (blocking).
+  template <class U, class V, class Result>
+  void dot(const U& u, const V& v, Result&& result) const {
+    if constexpr (Kokkos::is_view_v<std::remove_cvref_t<Result>>) {
+      ksync::dot(exec, u, v, reduce_strategy::automatic, result);
+    } else {
+      result = ksync::dot(exec, u, v);
+    }
+  }
 
   [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
   [[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors() const {
@@ -138,7 +177,8 @@ struct cg_run {
 };
 
 // r = b - A x, p = 0, rho = r.r, ||b|| and the first test (with Jacobi: M^-1 first, and the sums in its
-// norm; pipelined: also w = A M^-1 r and w . M^-1 r): enqueued on exec, nothing waited for.
+// norm; with a preconditioner of yours: z = M^-1 r, and the sums in its norm; pipelined: also w = A M^-1 r and
+// w . M^-1 r): enqueued on exec, nothing waited for.
 template <class ExecutionSpace, class T, class Operator>
 void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
   auto& buffers = *run.buffers;
@@ -158,7 +198,11 @@ void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
                          residual_from_product<typename cg_buffers<ExecutionSpace, T>::vector>{run.b, buffers.ap,
                                                                                                buffers.r, buffers.p0});
   }
-  if (run.inverse_diagonal == nullptr) {
+  if (run.user_preconditioned()) {  // b . M^-1 b first, then z = M^-1 r, which the first direction is formed from
+    run.precondition(run.b, buffers.z);
+    run.dot(run.b, buffers.z, run.slot(&cg_scalars<T>::rho_next));
+    run.residual_sum(run.slot(&cg_scalars<T>::rho));
+  } else if (run.inverse_diagonal == nullptr) {
     ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho));
     ksync::dot(run.exec, run.b, run.b, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
   } else {
@@ -180,6 +224,7 @@ void enqueue_start(const cg_run<ExecutionSpace, T, Operator>& run) {
                            .max_iterations = run.options.max_iterations,
                            .first_iteration = run.first_iteration,
                            .preconditioned = run.inverse_diagonal != nullptr,
+                           .user_preconditioned = run.user_preconditioned(),
                            .pipelined = run.pipelined()};
   run.scalar_step("ksync::cg::start",
                   start<T, typename ExecutionSpace::memory_space>{buffers.state, step, run.history});

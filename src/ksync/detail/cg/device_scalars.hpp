@@ -18,19 +18,17 @@ struct device_scalars : implements<cg_form::device_scalars> {
     auto& buffers = *run.buffers;
     enqueue_start(run);
     const auto iterate = [&] {
-      run.run_step("ksync::cg::direction",
-                   next_direction<T, memory_space>{
-                       buffers.state, {buffers.state, true, T(0)}, buffers.r, buffers.p0, run.inverse_diagonal});
+      run.run_step("ksync::cg::direction", next_direction<T, memory_space>{buffers.state,
+                                                                           {buffers.state, true, T(0)},
+                                                                           run.preconditioned_residual(),
+                                                                           buffers.p0,
+                                                                           run.inverse_diagonal});
       host_scalars::apply(run, buffers.p0);
       ksync::dot(run.exec, buffers.p0, buffers.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
       run.run_step("ksync::cg::update",
                    update<T, memory_space>{
                        buffers.state, {buffers.state, true, T(0)}, buffers.p0, buffers.ap, run.x, buffers.r});
-      if (run.inverse_diagonal == nullptr) {
-        ksync::dot(run.exec, buffers.r, buffers.r, reduce_strategy::automatic, run.slot(&cg_scalars<T>::rho_next));
-      } else {
-        run.weighted_sum(buffers.r.data(), run.slot(&cg_scalars<T>::rho_next));
-      }
+      run.residual_sum(run.slot(&cg_scalars<T>::rho_next));
       run.scalar_step("ksync::cg::advance", advance<T, memory_space>{buffers.state, run.options.tolerance,
                                                                      run.options.max_iterations, run.history});
     };

@@ -24,20 +24,18 @@ struct host_scalars : implements<cg_form::host_scalars> {
       history = run.host_history->data();
     }
     while (s.done == 0) {
-      run.run_step("ksync::cg::direction",
-                   next_direction<T, memory_space>{
-                       buffers.state, {buffers.state, false, s.beta}, buffers.r, buffers.p0, run.inverse_diagonal});
+      run.run_step("ksync::cg::direction", next_direction<T, memory_space>{buffers.state,
+                                                                           {buffers.state, false, s.beta},
+                                                                           run.preconditioned_residual(),
+                                                                           buffers.p0,
+                                                                           run.inverse_diagonal});
       apply(run, buffers.p0);
       s.p_ap = ksync::dot(run.exec, buffers.p0, buffers.ap);
       run.run_step(
           "ksync::cg::update",
           update<T, memory_space>{
               buffers.state, {buffers.state, false, s.rho / s.p_ap}, buffers.p0, buffers.ap, run.x, buffers.r});
-      if (run.inverse_diagonal == nullptr) {
-        s.rho_next = ksync::dot(run.exec, buffers.r, buffers.r);
-      } else {
-        run.weighted_sum(buffers.r.data(), s.rho_next);
-      }
+      run.residual_sum(s.rho_next);
       cg_advance(s, run.options.tolerance, run.options.max_iterations, history);  // on the host
     }
     if (history != nullptr) run.host_history->resize(static_cast<std::size_t>(s.iteration) + 1);
