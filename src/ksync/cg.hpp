@@ -5,7 +5,7 @@
 // cuda_native/include/ksync/cuda/device/cg.hpp). docs/solvers.md measures every form.
 //
 //   auto result = cg(exec, op, b, x[, form, options[, m]])  blocking: returns once CG stopped
-//   cg_solver<Exec, T> solver(exec, n); solver.solve(exec, op, b, x[, form, options])  the same, with the
+//   cg_solver<Exec, T> solver(exec, n); solver.solve(exec, op, b, x[, form, options[, m]])  the same, with the
 //                                                          work Views kept between solves
 //
 // x holds the initial guess on entry and the solution on return, in exec's order (read it on exec, or after
