@@ -116,10 +116,11 @@ inline benchmark::IterationCount cold_samples(bool smoke) {
 }
 
 // Calls per sample: one in latency and cold modes; in throughput mode enough that the batch's own start and end cost
-// little (20 for small calls), one once a call moves 256 MiB or more.
-inline int calls_per_sample(timing mode, std::int64_t bytes_per_call) {
+// little (20 for small calls), one once a call moves `batch_bytes` (256 MiB unless the harness asks more) or more.
+inline int calls_per_sample(timing mode, std::int64_t bytes_per_call,
+                            std::int64_t batch_bytes = std::int64_t{256} << 20) {
   if (mode != timing::throughput) return 1;
-  const std::int64_t batch = (std::int64_t{256} << 20) / std::max<std::int64_t>(1, bytes_per_call);
+  const std::int64_t batch = batch_bytes / std::max<std::int64_t>(1, bytes_per_call);
   return static_cast<int>(std::clamp<std::int64_t>(batch, 1, 20));
 }
 
