@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // reduce_strategy::tuned (portable; what `automatic` runs): RangePolicy over `lanes` indices (the backend's
-// concurrency at most). On GPUs lane l folds the 16-byte packs l, l + lanes, ... (consecutive lanes read
-// consecutive addresses; four packs in flight per thread) when the data is contiguous and aligned
-// (detail/packs.hpp), element by element into eight accumulators otherwise; on host backends lane l folds
-// one contiguous chunk into independent accumulators the compiler vectorizes.
+// concurrency at most). On host backends lane l folds one contiguous chunk into independent accumulators the
+// compiler vectorizes. On GPUs each lane keeps eight loads in flight: 16-byte packs l, l + lanes, ... when the
+// data is contiguous and aligned (detail/packs.hpp), else elements in tiles that keep a block's loads together
+// (tuned_walk below).
 #pragma once
 
 #include <ksync/detail/index_policy.hpp>
@@ -18,86 +18,117 @@
 
 namespace ksync::detail::reduce_strategies {
 
-// How a `tuned` lane walks the data: one contiguous chunk (host backends); i, i + lanes, ... one element at
-// a time (GPU backends, data not packable); 16-byte packs p, p + lanes, ... then the last n % width
-// elements one at a time (GPU backends, packable data).
+// How a `tuned` lane walks the data: one contiguous chunk (host backends); on GPU backends `in_flight` items
+// a step, items being 16-byte packs (packed: packable data, then the last n % width elements one at a time) or
+// elements (strided: anything else, an index functor's terms among them).
+//   packed   step s of lane l loads packs (s * in_flight + k) * lanes + l: a warp's loads are consecutive.
+//   strided  the lanes go in groups of 256; a group's step loads a tile of 256 * in_flight consecutive
+//            elements, lane t of the group elements t, t + 256, ... Loading l, l + lanes, ... instead put a
+//            thread's loads megabytes apart: a double Dot ran at 0.70x Kokkos' own reduction (ncu: 72 % of DRAM
+//            peak against Kokkos' 86 %); tiled, at 1.06x (docs/index-functors.md).
+// Every lane ends with one step of guarded loads instead of a loop of single ones: a loop that loaded one item
+// at a time waited out a load's latency per item at the end of the kernel.
 enum class tuned_walk { chunk, strided, packed };
 
 template <reduce_op Op, class Acc, class Term, tuned_walk Walk>
 struct TunedFold {
-  static constexpr int chains = 8;           // host: vectorizable; GPU: eight loads in flight per thread
-  static constexpr int packs_in_flight = 4;  // GPU, packed: four 16-byte loads in flight per thread
+  static constexpr int chains = 8;     // host: independent accumulators, vectorizable
+  static constexpr int in_flight = 8;  // GPU: loads in flight per lane, one accumulator each
+  static constexpr std::int64_t tile_lanes = 256;
+  static_assert(in_flight <= chains, "a GPU lane folds each load in flight into an accumulator of its own");
   Term term;
   std::int64_t n;
   std::int64_t lanes;
   std::int64_t chunk;  // chunk only: elements per lane
-  // The packed walk keeps one accumulator per pack in flight: fewer registers, so that every resident
-  // thread keeps its loads in flight without spilling (see run() below).
-  static constexpr int accumulators = Walk == tuned_walk::packed ? packs_in_flight : chains;
+
   KOKKOS_FUNCTION void operator()(std::int64_t lane, Acc& acc) const {
-    Acc partial[accumulators];
+    Acc partial[chains];
     for (auto& value : partial)
       value = combine<Op>::template identity<Acc>();
     if constexpr (Walk == tuned_walk::chunk) {
-      const std::int64_t begin = lane * chunk;
-      const std::int64_t end = begin + chunk < n ? begin + chunk : n;
-      std::int64_t i = begin;
-      using TermValue = decltype(term(std::int64_t{}));
-      if constexpr (Op == reduce_op::sum && std::is_same_v<Acc, double> && std::is_same_v<TermValue, float>) {
-        // A float sum kept in double: add runs of `run` terms per lane in float first (32 float lanes: enough
-        // independent vector adds to hide their latency), then widen. Widening every term, or 8 lanes, ran
-        // at 0.3-0.7x a read-only stream while the data sat in cache (2 OpenMP threads); this runs at about
-        // 1x from 2^18 floats up. A float run of 128 terms adds at most gamma_float(128) * sum |x| of error.
-        constexpr int width = 32;  // float lanes: eight SSE (four AVX) registers, enough adds in flight
-        constexpr std::int64_t run = 128;
-        for (; i + width * run <= end; i += width * run) {
-          float stage[width] = {};
-          for (std::int64_t j = 0; j < width * run; j += width) {
-            for (int k = 0; k < width; ++k)
-              stage[k] += term(i + j + k);
-          }
-          for (int k = 0; k < width; ++k)
-            partial[k % chains] += static_cast<double>(stage[k]);
-        }
-      }
-      for (; i + chains <= end; i += chains) {
-        for (int k = 0; k < chains; ++k)
-          combine<Op>::into(partial[k], term(i + k));
-      }
-      for (; i < end; ++i)
-        combine<Op>::into(partial[0], term(i));
+      fold_chunk(lane, partial);
     } else if constexpr (Walk == tuned_walk::strided) {
-      std::int64_t i = lane;
-      for (; i + (chains - 1) * lanes < n; i += chains * lanes) {
-        for (int k = 0; k < chains; ++k)
-          combine<Op>::into(partial[k], term(i + k * lanes));
-      }
-      for (; i < n; i += lanes)
-        combine<Op>::into(partial[0], term(i));
+      using TermValue = decltype(term(std::int64_t{}));
+      walk<TermValue>(
+          lane, n, partial, [&](std::int64_t i) { return term(i); },
+          [](Acc& into, const TermValue& value) { combine<Op>::into(into, value); });
     } else {
       using Pack = decltype(term.pack(std::int64_t{}));
       const std::int64_t packs = n / Pack::width;
-      const auto fold_pack = [&](Acc& into, const Pack& pack) {
-        Acc value = static_cast<Acc>(pack.value[0]);
-        for (int k = 1; k < Pack::width; ++k)
-          combine<Op>::into(value, pack.value[k]);
-        combine<Op>::into(into, value);
-      };
-      std::int64_t p = lane;
-      for (; p + (packs_in_flight - 1) * lanes < packs; p += packs_in_flight * lanes) {
-        Pack loaded[packs_in_flight];
-        for (int k = 0; k < packs_in_flight; ++k)
-          loaded[k] = term.pack(p + k * lanes);
-        for (int k = 0; k < packs_in_flight; ++k)
-          fold_pack(partial[k], loaded[k]);
-      }
-      for (; p < packs; p += lanes)
-        fold_pack(partial[0], term.pack(p));
+      walk<Pack>(
+          lane, packs, partial, [&](std::int64_t p) { return term.pack(p); },
+          [](Acc& into, const Pack& pack) {
+            Acc value = static_cast<Acc>(pack.value[0]);
+            for (int k = 1; k < Pack::width; ++k)
+              combine<Op>::into(value, pack.value[k]);
+            combine<Op>::into(into, value);
+          });
       for (std::int64_t i = packs * Pack::width + lane; i < n; i += lanes)
         combine<Op>::into(partial[0], term(i));
     }
     for (const auto& value : partial)
       combine<Op>::into(acc, value);
+  }
+
+  // Host backends: lane l's contiguous chunk.
+  KOKKOS_FUNCTION void fold_chunk(std::int64_t lane, Acc* partial) const {
+    const std::int64_t begin = lane * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+    std::int64_t i = begin;
+    using TermValue = decltype(term(std::int64_t{}));
+    if constexpr (Op == reduce_op::sum && std::is_same_v<Acc, double> && std::is_same_v<TermValue, float>) {
+      // A float sum kept in double: add runs of `run` terms per lane in float first (32 float lanes: enough
+      // independent vector adds to hide their latency), then widen. Widening every term, or 8 lanes, ran
+      // at 0.3-0.7x a read-only stream while the data sat in cache (2 OpenMP threads); this runs at about
+      // 1x from 2^18 floats up. A float run of 128 terms adds at most gamma_float(128) * sum |x| of error.
+      constexpr int width = 32;  // float lanes: eight SSE (four AVX) registers, enough adds in flight
+      constexpr std::int64_t run = 128;
+      for (; i + width * run <= end; i += width * run) {
+        float stage[width] = {};
+        for (std::int64_t j = 0; j < width * run; j += width) {
+          for (int k = 0; k < width; ++k)
+            stage[k] += term(i + j + k);
+        }
+        for (int k = 0; k < width; ++k)
+          partial[k % chains] += static_cast<double>(stage[k]);
+      }
+    }
+    for (; i + chains <= end; i += chains) {
+      for (int k = 0; k < chains; ++k)
+        combine<Op>::into(partial[k], term(i + k));
+    }
+    for (; i < end; ++i)
+      combine<Op>::into(partial[0], term(i));
+  }
+
+  // GPU backends: lane l's share of `count` items; load(i) reads item i, fold(into, loaded) folds it. The
+  // whole steps cover [0, full); the rest, fewer than lanes * in_flight items, goes in one guarded step.
+  template <class Loaded, class Load, class Fold>
+  KOKKOS_FUNCTION void walk(std::int64_t lane, std::int64_t count, Acc* partial, const Load& load,
+                            const Fold& fold) const {
+    const std::int64_t step = lanes * in_flight;
+    const std::int64_t full = count / step * step;
+    std::int64_t first = lane;
+    std::int64_t spread = lanes;
+    if constexpr (Walk == tuned_walk::strided) {  // tiles (above); the last group may hold fewer lanes
+      const std::int64_t group = lane / tile_lanes;
+      spread = lanes - group * tile_lanes < tile_lanes ? lanes - group * tile_lanes : tile_lanes;
+      first = group * tile_lanes * in_flight + lane % tile_lanes;
+    }
+    for (; first < full; first += step) {
+      Loaded loaded[in_flight];
+      for (int k = 0; k < in_flight; ++k)
+        loaded[k] = load(first + k * spread);
+      for (int k = 0; k < in_flight; ++k)
+        fold(partial[k], loaded[k]);
+    }
+    Loaded loaded[in_flight];
+    for (int k = 0; k < in_flight; ++k) {
+      if (full + lane + k * lanes < count) loaded[k] = load(full + lane + k * lanes);
+    }
+    for (int k = 0; k < in_flight; ++k) {
+      if (full + lane + k * lanes < count) fold(partial[k], loaded[k]);
+    }
   }
 };
 
@@ -110,23 +141,19 @@ struct tuned : implements<reduce_strategy::tuned> {
       Kokkos::parallel_reduce(label, index_policy<ExecutionSpace>(exec, 0, lanes),
                               TunedFold<Op, Acc, Term, tuned_walk::chunk>{term, n, lanes, chunk}, reducer);
     } else {
-      // GPU: at least 16 elements per lane. Kokkos sizes the grid as lanes / 256 blocks of 256 threads, at
-      // most concurrency / 256, and the launch bounds decide how many are resident per multiprocessor. Element
-      // by element: 8 per multiprocessor (32 registers), one lane per resident thread. Packed: 4 per
-      // multiprocessor (64 registers: four 16-byte packs in flight and no spills), so half as many lanes.
+      // GPU: at least 16 elements a lane, a quarter of the backend's concurrency at most, in blocks of 256 of
+      // which two are resident per multiprocessor (up to 128 registers: eight loads in flight, no spills).
+      // On the H200 (2026-12-04) this beat half the lanes with four packs in flight and all of them with
+      // eight elements in flight: a float sum of 2^22 8.7 against 9.4 us, a double Dot of 2^24 67.6
+      // against 99.5 us (Kokkos' own reduction 72.0).
       const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
+      const std::int64_t lanes = std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, concurrency / 4));
+      using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 2>>;
       if (term.packable()) {
-        const std::int64_t lanes =
-            std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, concurrency / 2));
-        using PackedPolicy =
-            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 4>>;
-        Kokkos::parallel_reduce(label, PackedPolicy(exec, 0, lanes),
+        Kokkos::parallel_reduce(label, Policy(exec, 0, lanes),
                                 TunedFold<Op, Acc, Term, tuned_walk::packed>{term, n, lanes, 0}, reducer);
       } else {
-        const std::int64_t lanes = std::clamp<std::int64_t>((n + 15) / 16, 1, concurrency);
-        using StridedPolicy =
-            Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 8>>;
-        Kokkos::parallel_reduce(label, StridedPolicy(exec, 0, lanes),
+        Kokkos::parallel_reduce(label, Policy(exec, 0, lanes),
                                 TunedFold<Op, Acc, Term, tuned_walk::strided>{term, n, lanes, 0}, reducer);
       }
     }
