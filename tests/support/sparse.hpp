@@ -8,6 +8,7 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -42,20 +44,11 @@ host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows,
 // The families of generated matrices.
 enum class sparse_family { poisson_2d, poisson_3d, anisotropic_2d, variable_2d, random_laplacian };
 
+// From a table in the enum's order, as ksync names reduce_op and issue_order (detail::name_in): "unknown" past it.
 inline std::string to_string(sparse_family family) {
-  switch (family) {
-    case sparse_family::poisson_2d:
-      return "poisson_2d";
-    case sparse_family::poisson_3d:
-      return "poisson_3d";
-    case sparse_family::anisotropic_2d:
-      return "anisotropic_2d";
-    case sparse_family::variable_2d:
-      return "variable_2d";
-    case sparse_family::random_laplacian:
-      return "random_laplacian";
-  }
-  return "unknown";
+  constexpr std::string_view names[] = {"poisson_2d", "poisson_3d", "anisotropic_2d", "variable_2d",
+                                        "random_laplacian"};
+  return std::string(ksync::detail::name_in(names, family));
 }
 
 inline constexpr sparse_family all_sparse_families[] = {sparse_family::poisson_2d, sparse_family::poisson_3d,
