@@ -371,6 +371,20 @@ auto cg_confirm_on_true_residual(const cg_options& options, SolveFrom&& solve_fr
   return std::make_pair(s, restarts);
 }
 
+// Both halves' solve once the arguments are checked and `run` (the half's cg_run) is set up: the half's table
+// of forms, Forms, runs `form` from run under cg_confirm_on_true_residual, each start from a copy of run that
+// begins counting at its first_iteration. Returns what cg_confirm_on_true_residual returns.
+template <class T, class Forms, class Run>
+auto cg_run_form_confirmed(const char* where, cg_form form, const cg_options& options, const Run& run) {
+  return cg_confirm_on_true_residual(options, [&](int first_iteration) {
+    auto from = run;
+    from.first_iteration = first_iteration;
+    cg_scalars<T> s;
+    Forms::dispatch(where, form, [&]<class Form>() { s = Form::run(from); });
+    return s;
+  });
+}
+
 // The result a final state reports (the history is each half's to add).
 template <class T>
 cg_result cg_result_of(const cg_scalars<T>& s) {

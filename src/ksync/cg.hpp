@@ -253,13 +253,8 @@ class cg_solver {
         .host_history = &host_history,
         .inverse_diagonal = jacobi ? buffers_->inverse_diagonal.data() : nullptr,
         .precondition = std::move(precondition)};
-    const auto [state, restarts] = detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
-      auto from = run;
-      from.first_iteration = first_iteration;
-      detail::cg_scalars<T> s;
-      detail::portable_cg_forms::dispatch(where, form, [&]<class Form>() { s = Form::run(from); });
-      return s;
-    });
+    const auto [state, restarts] =
+        detail::cg_run_form_confirmed<T, detail::portable_cg_forms>(where, form, options, run);
     cg_result result = detail::cg::finish(run, state);
     result.restarts = restarts;
     return result;

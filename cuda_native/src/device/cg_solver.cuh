@@ -197,13 +197,8 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
   const event& previous = *buffers_->previous_solve_done;
   previous.make_wait(stream);
   const detail::record_when_leaving mark{previous, stream};
-  const auto [state, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
-    auto from = run;
-    from.first_iteration = first_iteration;
-    detail::cg_scalars<T> s;
-    detail::native_cg_forms::dispatch(where, form, [&]<class Form>() { s = Form::run(from); });
-    return s;
-  });
+  const auto [state, restarts] =
+      ksync::detail::cg_run_form_confirmed<T, detail::native_cg_forms>(where, form, options, run);
   cg_result result = detail::finish(run, state);
   result.restarts = restarts;
   return result;
