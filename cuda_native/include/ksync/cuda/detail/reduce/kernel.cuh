@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What every native reduction strategy (this folder, one file each) shares: the read phase, the block phase
-// and the kernel that runs them, and the grid the launcher sizes. A strategy supplies the kernel's last step
-// (`finish`) and its launch; strategies.cuh lists them. The fold over other blocks' partials and the
-// single-pass finish that some of them take are grid-scope pieces (grid/last_block.cuh). Private to the
-// native half, as all of detail/: device/reduce.cuh and src/device/reduce*.cu reach it through strategies.cuh.
+// and the kernel that runs them, the grid the launcher sizes, and the base of the strategies whose result is
+// one store (one_store_result). A strategy supplies the kernel's last step (`finish`) and its launch;
+// strategies.cuh lists them. The fold over other blocks' partials and the single-pass finish that some of them
+// take are grid-scope pieces (grid/last_block.cuh). Private to the native half, as all of detail/:
+// device/reduce.cuh and src/device/reduce*.cu reach it through strategies.cuh.
 //   read      each thread folds a grid-stride slice into 4 independent accumulators (4 loads in flight),
 //             16 bytes per load when the data is 16-byte aligned, scalar loads for the tail;
 //   block     warp shuffles, then one shared-memory exchange (block::reduce_shuffle);
@@ -17,6 +18,7 @@
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
+#include <ksync/detail/strategy_table.hpp>
 #include <ksync/ops.hpp>
 
 #include <algorithm>
@@ -74,6 +76,14 @@ __global__ void __launch_bounds__(BlockSize)
   const T block_value = block::reduce_shuffle<BlockSize>(fold_thread_slice(reader, n, op), scratch, op);
   Strategy::template finish<BlockSize>(block_value, partials, ticket, result, scratch, op);
 }
+
+// What the strategies whose result is one plain store by one thread derive from (the others derive from
+// implements<Id> and say false): a blocking call can have such a result written into the host's mailbox
+// directly (ksync/cuda/mailbox.hpp).
+template <reduce_strategy Id>
+struct one_store_result : ksync::detail::implements<Id> {
+  static constexpr bool result_is_one_store = true;
+};
 
 // Blocks of reduce_kernel<BlockSize, Strategy, Reader, Op> that fit on one multiprocessor of `device`, read
 // from the occupancy API once per kernel, device and thread.

@@ -10,11 +10,7 @@
 
 namespace ksync::cuda::detail::reduce_strategies {
 
-struct last_block : ksync::detail::implements<reduce_strategy::last_block> {
-  // The result is one plain store by one thread: a blocking call can have it written into the host's
-  // mailbox directly (ksync/cuda/mailbox.hpp).
-  static constexpr bool result_is_one_store = true;
-
+struct last_block : one_store_result<reduce_strategy::last_block> {
   template <int BlockSize, class T, class Op>
   __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result,
                                 block::shuffle_storage<T, BlockSize>& scratch, Op op) {

@@ -6,9 +6,10 @@
 // a strategy cannot be half added, and no `default:` sends an unknown one elsewhere. `automatic` is resolved
 // to a row by native_choice(), in the open.
 //
-// Adding a strategy: one file here (a struct deriving from implements<id>, with `result_is_one_store`, a device-side
-// `finish` and a host-side `launch`, as last_block.cuh), its enumerator and row in ksync/types.hpp (where is_native()
-// and the names come from), and its row below. docs/architecture.md shows the diff.
+// Adding a strategy: one file here (a struct deriving from implements<id> with `result_is_one_store`, or from
+// one_store_result<id> where that is true, with a device-side `finish` and a host-side `launch`, as
+// last_block.cuh), its enumerator and row in ksync/types.hpp (where is_native() and the names come from), and
+// its row below. docs/architecture.md shows the diff.
 #pragma once
 
 #include <ksync/cuda/detail/reduce/atomics.cuh>

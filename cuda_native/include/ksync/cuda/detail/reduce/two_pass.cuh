@@ -9,11 +9,7 @@
 
 namespace ksync::cuda::detail::reduce_strategies {
 
-struct two_pass : ksync::detail::implements<reduce_strategy::two_pass> {
-  // The result is one plain store by one thread: a blocking call can have it written into the host's
-  // mailbox directly (ksync/cuda/mailbox.hpp).
-  static constexpr bool result_is_one_store = true;
-
+struct two_pass : one_store_result<reduce_strategy::two_pass> {
   template <int BlockSize, class T, class Op>
   __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result,
                                 block::shuffle_storage<T, BlockSize>& /*scratch*/, Op /*op*/) {
