@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What every form of ksync::cuda::cg shares on the host: the work buffers, one solve's arguments, the start,
-// the host's looks at the device state, and the result. Private to the native half (src/device/cg.cu);
-// each form is one file beside it.
+// the steps of the unfused iteration, the host's looks at the device state, and the result. Private to the
+// native half (src/device/cg.cu); each form is one file beside it.
 #pragma once
 
 #include <ksync/cg_types.hpp>
@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -106,6 +107,48 @@ template <class T, class Operator, class Result>
 void weighted_sum(const cg_run<T, Operator>& run, const T* v, Result&& result) {
   parallel_reduce(run.stream, run.n(), cg_kernels::weighted_square<T>{v, run.inverse_diagonal},
                   std::forward<Result>(result), reduce_strategy::last_block);
+}
+
+// u . v into *result (device memory, asynchronous) or result (a host scalar, blocking).
+template <class T, class Operator, class Result>
+void dot_into(const cg_run<T, Operator>& run, const T* u, const T* v, Result&& result) {
+  const auto n = static_cast<std::size_t>(run.n());
+  if constexpr (std::is_pointer_v<std::remove_cvref_t<Result>>) {
+    dot(run.stream, u, v, n, reduce_strategy::last_block, result);
+  } else {
+    result = dot(run.stream, u, v, n, reduce_strategy::last_block);
+  }
+}
+
+// The unfused iteration that host_scalars and device_scalars both run, one pass per vector operation, in two
+// steps that each end in a sum: into *result (the state, asynchronous: device_scalars) or result (a host
+// scalar, blocking: host_scalars). Each step's scalar comes from the state or from the host (scalar_source).
+// direction_step: p = M^-1 r + beta p, Ap = A p, then p . Ap.
+template <class T, class Operator, class Result>
+void direction_step(const cg_run<T, Operator>& run, cg_kernels::scalar_source<T> beta, Result&& p_ap) {
+  T* p = run.buffers->p0.data();
+  T* ap = run.buffers->ap.data();
+  cg_kernels::direction_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
+      run.state(), beta, run.buffers->r.data(), p, run.buffers->n, run.inverse_diagonal);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg direction_kernel");
+  cg_kernels::apply_kernel<T>
+      <<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(run.state(), run.op, p, ap, run.buffers->n);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg apply_kernel");
+  dot_into(run, static_cast<const T*>(p), static_cast<const T*>(ap), std::forward<Result>(p_ap));
+}
+
+// update_step: x += alpha p, r -= alpha Ap, then r . M^-1 r (r . r without a preconditioner).
+template <class T, class Operator, class Result>
+void update_step(const cg_run<T, Operator>& run, cg_kernels::scalar_source<T> alpha, Result&& rho_next) {
+  const T* r = run.buffers->r.data();
+  cg_kernels::update_kernel<T><<<run.blocks, cg_kernels::block_size, 0, run.stream>>>(
+      run.state(), alpha, run.buffers->p0.data(), run.buffers->ap.data(), run.x, run.buffers->r.data(), run.buffers->n);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::cg update_kernel");
+  if (run.inverse_diagonal == nullptr) {
+    dot_into(run, r, r, std::forward<Result>(rho_next));
+  } else {
+    weighted_sum(run, r, std::forward<Result>(rho_next));
+  }
 }
 
 // r = b - A x, p = 0 (every form's first direction is then r + 0 p = r), rho = r.r, ||b||, and the first
