@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What every portable form of ksync::cg shares: the work buffers (Views), one solve's arguments, the start,
-// the host's looks at the state, the batch loop and the result. Each form is one file beside this one. The
-// names are those of the native half's cuda_native/include/ksync/cuda/detail/cg/context.cuh.
+// the steps of the unfused iteration, the host's looks at the state, the batch loop and the result. Each form is one
+// file beside this one. The names are those of the native half's cuda_native/include/ksync/cuda/detail/cg/context.cuh.
 #pragma once
 
 #include <ksync/detail/captured_value.hpp>
@@ -125,6 +125,37 @@ struct cg_run {
       ksync::dot(exec, u, v, reduce_strategy::automatic, result);
     } else {
       result = ksync::dot(exec, u, v);
+    }
+  }
+
+  // The unfused iteration that host_scalars and device_scalars both run, one pass per vector operation, in two
+  // steps that each end in a sum: into a rank-0 View (the state, asynchronous: device_scalars) or a host scalar
+  // (blocking: host_scalars). Each step's scalar comes from the state or from the host (from_state,
+  // from_host). The names are those of context.cuh's.
+  // direction_step: p = M^-1 r + beta p (preconditioned_residual), Ap = A p, then p . Ap.
+  template <class Result>
+  void direction_step(const scalar_from<T, memory_space>& beta, Result&& p_ap) const {
+    run_step("ksync::cg::direction", next_direction<T, memory_space>{buffers->state, beta, preconditioned_residual(),
+                                                                     buffers->p0, inverse_diagonal});
+    apply(buffers->p0);
+    dot(buffers->p0, buffers->ap, std::forward<Result>(p_ap));
+  }
+  // update_step: x += alpha p, r -= alpha Ap, then residual_sum.
+  template <class Result>
+  void update_step(const scalar_from<T, memory_space>& alpha, Result&& rho_next) const {
+    run_step("ksync::cg::update",
+             update<T, memory_space>{buffers->state, alpha, buffers->p0, buffers->ap, x, buffers->r});
+    residual_sum(std::forward<Result>(rho_next));
+  }
+  // Where a step reads alpha or beta (kernels.hpp: scalar_from): the state, or the value the host passes.
+  [[nodiscard]] scalar_from<T, memory_space> from_state() const { return {buffers->state, true, T(0)}; }
+  [[nodiscard]] scalar_from<T, memory_space> from_host(T value) const { return {buffers->state, false, value}; }
+  // buffers->ap = A p: by rows, or by the operator's own apply.
+  void apply(const vector& p) const {
+    if constexpr (row_operator<Operator, vector>) {
+      run_step("ksync::cg::apply", apply_rows<T, memory_space, Operator>{buffers->state, op, p, buffers->ap});
+    } else {
+      op.apply(exec, const_vector(p), buffers->ap);
     }
   }
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <ksync/detail/cg/context.hpp>
-#include <ksync/detail/cg/host_scalars.hpp>  // host_scalars::apply
 #include <ksync/detail/strategy_table.hpp>
 
 namespace ksync::detail::cg::forms {
@@ -15,21 +14,11 @@ struct device_scalars : implements<cg_form::device_scalars> {
   template <class ExecutionSpace, class T, class Operator>
   static cg_scalars<T> run(const cg_run<ExecutionSpace, T, Operator>& run) {
     using memory_space = typename ExecutionSpace::memory_space;
-    auto& buffers = *run.buffers;
     enqueue_start(run);
     const auto iterate = [&] {
-      run.run_step("ksync::cg::direction", next_direction<T, memory_space>{buffers.state,
-                                                                           {buffers.state, true, T(0)},
-                                                                           run.preconditioned_residual(),
-                                                                           buffers.p0,
-                                                                           run.inverse_diagonal});
-      host_scalars::apply(run, buffers.p0);
-      ksync::dot(run.exec, buffers.p0, buffers.ap, reduce_strategy::automatic, run.slot(&cg_scalars<T>::p_ap));
-      run.run_step("ksync::cg::update",
-                   update<T, memory_space>{
-                       buffers.state, {buffers.state, true, T(0)}, buffers.p0, buffers.ap, run.x, buffers.r});
-      run.residual_sum(run.slot(&cg_scalars<T>::rho_next));
-      run.scalar_step("ksync::cg::advance", advance<T, memory_space>{buffers.state, run.options.tolerance,
+      run.direction_step(run.from_state(), run.slot(&cg_scalars<T>::p_ap));
+      run.update_step(run.from_state(), run.slot(&cg_scalars<T>::rho_next));
+      run.scalar_step("ksync::cg::advance", advance<T, memory_space>{run.buffers->state, run.options.tolerance,
                                                                      run.options.max_iterations, run.history});
     };
     return run_batches(run, [&] {
