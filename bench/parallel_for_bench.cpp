@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -53,20 +54,20 @@ void check_written(benchmark::State& state, const Exec& exec, const stream_array
   check_mismatches(state, others, n, std::string(stream::name(k)));
 }
 
-// One row: kernel k over n elements of T, by ksync::parallel_for with `strategy`, or (baseline) by
-// Kokkos::parallel_for over RangePolicy(0, n) with the same functor.
+// One row: kernel k over n elements of T, by ksync::parallel_for with `strategy`, or (no strategy: the
+// baseline) by Kokkos::parallel_for over RangePolicy(0, n) with the same functor.
 template <class T>
-void time_stream(benchmark::State& state, stream::kernel k, bool kokkos_baseline, index_strategy strategy) {
+void time_stream(benchmark::State& state, stream::kernel k, std::optional<index_strategy> strategy) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const stream_arrays<T> arrays(exec, n);
   const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
   stream::with_kernel<Kokkos::View<T*>, T>(k, arrays.a, arrays.b, arrays.c, [&](const auto& functor) {
     time_on_instance(state, exec, bytes, [&] {
-      if (kokkos_baseline) {
+      if (!strategy) {
         Kokkos::parallel_for("kokkos_stream", Kokkos::RangePolicy<Exec>(exec, 0, n), functor);
       } else {
-        ksync::parallel_for(exec, n, functor, strategy);
+        ksync::parallel_for(exec, n, functor, *strategy);
       }
     });
   });
@@ -74,20 +75,20 @@ void time_stream(benchmark::State& state, stream::kernel k, bool kokkos_baseline
   state.counters["n"] = static_cast<double>(n);
 }
 
-// Dot by Kokkos' RangePolicy (kokkos_baseline) or ksync::parallel_reduce with `strategy` (an index_strategy or
-// a reduce_strategy).
+// Dot by ksync::parallel_reduce with `strategy` (an index_strategy or a reduce_strategy), or (no strategy: the
+// baseline) by Kokkos' RangePolicy.
 template <class T, class Strategy>
-void time_dot(benchmark::State& state, bool kokkos_baseline, Strategy strategy) {
+void time_dot(benchmark::State& state, std::optional<Strategy> strategy) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const stream_arrays<T> arrays(exec, n);
   const Kokkos::View<T> sum("ksync::bench::sum");
   const stream::dot<Kokkos::View<T*>, T> functor{arrays.a, arrays.b};
   time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
-    if (kokkos_baseline) {
+    if (!strategy) {
       Kokkos::parallel_reduce("kokkos_stream_dot", Kokkos::RangePolicy<Exec>(exec, 0, n), functor, sum);
     } else {
-      ksync::parallel_reduce(exec, n, functor, sum, strategy);
+      ksync::parallel_reduce(exec, n, functor, sum, *strategy);
     }
   });
   T value{};
@@ -102,27 +103,24 @@ template <class T>
 void register_type(std::int64_t n) {
   constexpr auto type = stream::type_name<T>();
   for (const auto k : stream::kernels) {
-    add_timed(stream::row("kokkos", stream::name(k), type, "range_policy"), n, time_stream<T>, k, true,
-              index_strategy::automatic);
+    add_timed(stream::row("kokkos", stream::name(k), type, "range_policy"), n, time_stream<T>, k, std::nullopt);
     for (const auto strategy : all_index_strategies) {
       const bool through_bridge = is_native(strategy);
       if (strategy == index_strategy::automatic || (through_bridge && !has_native_bridge<Exec>)) continue;
       add_timed(stream::row(through_bridge ? "bridge" : "portable", stream::name(k), type, to_string(strategy)), n,
-                time_stream<T>, k, false, strategy);
+                time_stream<T>, k, strategy);
     }
   }
-  add_timed(stream::row("kokkos", "dot", type, "range_policy"), n, time_dot<T, index_strategy>, true,
-            index_strategy::automatic);
+  add_timed(stream::row("kokkos", "dot", type, "range_policy"), n, time_dot<T, index_strategy>, std::nullopt);
   // automatic included: on host backends it folds as reduce_strategy::tuned, not as the kokkos row.
   for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable))
-    add_timed(stream::row("portable", "dot", type, to_string(strategy)), n, time_dot<T, index_strategy>, false,
-              strategy);
+    add_timed(stream::row("portable", "dot", type, to_string(strategy)), n, time_dot<T, index_strategy>, strategy);
   for (const auto strategy : all_reduce_strategies) {
     const bool through_bridge = is_native(strategy);
     if (strategy == reduce_strategy::automatic || (through_bridge && !has_native_bridge<Exec>)) continue;
     add_timed(
         stream::row(through_bridge ? "bridge" : "portable", "dot", type, "reduce-" + std::string(to_string(strategy))),
-        n, time_dot<T, reduce_strategy>, false, strategy);
+        n, time_dot<T, reduce_strategy>, strategy);
   }
 }
 

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -102,20 +103,22 @@ struct product {
   __host__ __device__ T operator()(std::int64_t i) const { return a[i] * b[i]; }
 };
 
+// One row: kernel k over n elements of T, by ksync::cuda::parallel_for with `strategy`, or (no strategy: the
+// baseline) by the hand-written kernel.
 template <class T>
-void time_stream(benchmark::State& state, stream::kernel k, bool hand_written, index_strategy strategy) {
+void time_stream(benchmark::State& state, stream::kernel k, std::optional<index_strategy> strategy) {
   const std::int64_t n = state.range(0);
   const stream_arrays<T> arrays(n);
   const device_array<T> a{arrays.a.data()}, b{arrays.b.data()}, c{arrays.c.data()};
   const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
   stream::with_kernel<device_array<T>, T>(k, a, b, c, [&](const auto& functor) {
     time_on_stream(state, cudaStreamPerThread, bytes, [&] {
-      if (hand_written) {
+      if (!strategy) {
         const auto blocks = static_cast<unsigned int>((n + hand_written_block - 1) / hand_written_block);
         hand_written_kernel<<<blocks, hand_written_block, 0, cudaStreamPerThread>>>(functor, n);
         KSYNC_CUDA_CHECK(cudaGetLastError());
       } else {
-        ksync::cuda::parallel_for(cudaStreamPerThread, n, functor, strategy);
+        ksync::cuda::parallel_for(cudaStreamPerThread, n, functor, *strategy);
       }
     });
   });
@@ -163,11 +166,9 @@ template <class T>
 void register_type(std::int64_t n) {
   constexpr auto type = stream::type_name<T>();
   for (const auto k : stream::kernels) {
-    add_timed(stream::row("cuda", stream::name(k), type, "hand_written"), n, time_stream<T>, k, true,
-              index_strategy::automatic);
+    add_timed(stream::row("cuda", stream::name(k), type, "hand_written"), n, time_stream<T>, k, std::nullopt);
     for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native))
-      add_timed(stream::row("native", stream::name(k), type, to_string(strategy)), n, time_stream<T>, k, false,
-                strategy);
+      add_timed(stream::row("native", stream::name(k), type, to_string(strategy)), n, time_stream<T>, k, strategy);
   }
   add_timed(stream::row("cuda", "dot", type, "hand_written"), n, time_dot<T>, dot_by::hand_written,
             reduce_strategy::automatic);
