@@ -156,7 +156,14 @@ inline constexpr auto all_iteration_forms = detail::ids_of(iteration_form_rows);
 //   tree                 block::reduce_tree: a shared-memory tree, __syncthreads while several warps work,
 //                        __syncwarp within the last one
 //   shuffle              block::reduce_shuffle: warp shuffles, then one shared-memory exchange across warps
-enum class segment_form { team_reduce, team_thread_range, team_vector_range, thread_vector_range, tree, shuffle };
+enum class segment_form {
+  team_reduce,
+  team_thread_range,
+  team_vector_range,
+  thread_vector_range,
+  tree,
+  shuffle,
+};
 
 inline constexpr strategy_row<segment_form> segment_form_rows[] = {
     {.id = segment_form::team_reduce, .name = "team_reduce", .half = strategy_half::portable},
