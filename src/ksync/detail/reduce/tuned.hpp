@@ -143,9 +143,8 @@ struct tuned : implements<reduce_strategy::tuned> {
     } else {
       // GPU: at least 16 elements a lane, a quarter of the backend's concurrency at most, in blocks of 256 of
       // which two are resident per multiprocessor (up to 128 registers: eight loads in flight, no spills).
-      // On the H200 (2026-12-04) this beat half the lanes with four packs in flight and all of them with
-      // eight elements in flight: a float sum of 2^22 8.7 against 9.4 us, a double Dot of 2^24 67.6
-      // against 99.5 us (Kokkos' own reduction 72.0).
+      // On the H200 this beat half the lanes with four packs in flight and all of them with eight elements
+      // in flight (docs/index-functors.md, docs/results/2026-12-04-h200-53cba8e).
       const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
       const std::int64_t lanes = std::clamp<std::int64_t>((n + 15) / 16, 1, std::max<std::int64_t>(1, concurrency / 4));
       using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>, Kokkos::LaunchBounds<256, 2>>;
