@@ -8,6 +8,7 @@
 //  - reduce_shuffle: each warp reduces with shuffles, then one shared-memory exchange across warps.
 // Each form's shared memory is a type (tree_storage, shuffle_storage), as CUB's TempStorage is: declare one
 // `__shared__` of it per reduction that may be in flight at once and pass it; callers never size an array.
+// block::reduce picks the form by the storage it is given.
 #pragma once
 
 #include <ksync/cuda/warp/reduce.cuh>
@@ -104,6 +105,18 @@ __device__ T reduce_shuffle(T value, shuffle_storage<T, BlockSize>& storage, Op 
     }
     return value;
   }
+}
+
+// The form a storage type names: code that picks a form at compile time declares that form's storage and
+// calls reduce (the segment forms do). The result lands as the form's own function says.
+template <int BlockSize, class T, class Op>
+__device__ T reduce(T value, tree_storage<T, BlockSize>& storage, Op op) {
+  return reduce_tree<BlockSize>(value, storage, op);
+}
+
+template <int BlockSize, class T, class Op>
+__device__ T reduce(T value, shuffle_storage<T, BlockSize>& storage, Op op) {
+  return reduce_shuffle<BlockSize>(value, storage, op);
 }
 
 }  // namespace ksync::cuda::block

@@ -4,20 +4,10 @@
 // warps.
 #pragma once
 
-#include <ksync/cuda/block/reduce.cuh>
-#include <ksync/detail/strategy_table.hpp>
-#include <ksync/types.hpp>
+#include <ksync/cuda/detail/segment_reduce/block_collective.cuh>
 
 namespace ksync::cuda::detail::segment_forms {
 
-struct shuffle : ksync::detail::implements<segment_form::shuffle> {
-  template <class T, int BlockSize>
-  using storage = block::shuffle_storage<T, BlockSize>;
-
-  template <int BlockSize, class T, class Op>
-  __device__ static T reduce(T value, storage<T, BlockSize>& scratch, Op op) {
-    return block::reduce_shuffle<BlockSize>(value, scratch, op);
-  }
-};
+struct shuffle : block_collective<segment_form::shuffle, block::shuffle_storage> {};
 
 }  // namespace ksync::cuda::detail::segment_forms

@@ -4,20 +4,10 @@
 // __syncwarp within the last one.
 #pragma once
 
-#include <ksync/cuda/block/reduce.cuh>
-#include <ksync/detail/strategy_table.hpp>
-#include <ksync/types.hpp>
+#include <ksync/cuda/detail/segment_reduce/block_collective.cuh>
 
 namespace ksync::cuda::detail::segment_forms {
 
-struct tree : ksync::detail::implements<segment_form::tree> {
-  template <class T, int BlockSize>
-  using storage = block::tree_storage<T, BlockSize>;
-
-  template <int BlockSize, class T, class Op>
-  __device__ static T reduce(T value, storage<T, BlockSize>& scratch, Op op) {
-    return block::reduce_tree<BlockSize>(value, scratch, op);
-  }
-};
+struct tree : block_collective<segment_form::tree, block::tree_storage> {};
 
 }  // namespace ksync::cuda::detail::segment_forms
