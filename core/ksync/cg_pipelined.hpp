@@ -14,6 +14,7 @@
 // so an iteration has one reduction, and a persistent kernel one grid barrier, where classic CG has two.
 #pragma once
 
+#include <ksync/detail/alternating_pair.hpp>
 #include <ksync/detail/host_device.hpp>
 
 #include <cstdint>
@@ -57,20 +58,16 @@ KSYNC_HOST_DEVICE auto with_preconditioning(const T* inverse_diagonal, const Bod
 }
 
 // The recurrence's vectors as device pointers. w alternates by iteration parity: a pass reads the current w's
-// neighbours while it writes the next w. The buffers are picked by a conditional, not by indexing an array
-// with the parity (an array in a by-value struct indexed at run time is copied to local memory).
+// neighbours while it writes the next w.
 template <class T>
 struct cg_pipelined_vectors {
   T* x;
   T* r;
-  T* w_even;  // w before an even iteration's pass
-  T* w_odd;
+  alternating_pair<T> w;
   T* z;
   T* s;
   T* p;
   const T* inverse_diagonal;  // Jacobi's M^-1; null without a preconditioner
-  [[nodiscard]] KSYNC_HOST_DEVICE T* w(int iteration) const { return iteration % 2 == 0 ? w_even : w_odd; }
-  [[nodiscard]] KSYNC_HOST_DEVICE T* next_w(int iteration) const { return iteration % 2 == 0 ? w_odd : w_even; }
 };
 
 // The vectors over a half's CG buffers (r, w_even, w_odd, z, s, p: Views or device buffers, each with data()).
@@ -78,8 +75,7 @@ template <class T, class Buffers>
 [[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors_of(T* x, Buffers& buffers, const T* inverse_diagonal) {
   return {.x = x,
           .r = buffers.r.data(),
-          .w_even = buffers.w_even.data(),
-          .w_odd = buffers.w_odd.data(),
+          .w = {.even = buffers.w_even.data(), .odd = buffers.w_odd.data()},
           .z = buffers.z.data(),
           .s = buffers.s.data(),
           .p = buffers.p.data(),

@@ -34,7 +34,7 @@ struct pipelined_start {
   int first_iteration;
   lane_split split;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
-    T* const w = v.w(first_iteration);
+    T* const w = v.w.current(first_iteration);
     with_preconditioning(v.inverse_diagonal, [&](auto weighted) {
       fold_lane(split, lane, sum,
                 [&](std::int64_t i) { return cg_pipelined_start_row<decltype(weighted)::value>(op, v, w, i); });
@@ -57,8 +57,8 @@ struct pipelined_pass {
   KOKKOS_FUNCTION void operator()(std::int64_t lane, value_type& sum) const {
     const cg_scalars<T> s = state();
     if (s.done != 0) return;
-    const T* const w_old = v.w(s.iteration);
-    T* const w_new = v.next_w(s.iteration);
+    const T* const w_old = v.w.current(s.iteration);
+    T* const w_new = v.w.next(s.iteration);
     const T alpha = s.rho / s.p_ap;
     const T beta = s.beta;
     value_type lane_sum{};  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator

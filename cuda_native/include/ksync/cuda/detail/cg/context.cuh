@@ -96,8 +96,12 @@ struct cg_run {
 
   [[nodiscard]] std::int64_t n() const { return buffers->n; }
   [[nodiscard]] cg_kernels::cg_vectors<T> vectors() const {
-    return {x,          buffers->r.data(), buffers->p0.data(), buffers->p1.data(), buffers->ap.data(),
-            buffers->n, inverse_diagonal};
+    return {.x = x,
+            .r = buffers->r.data(),
+            .p = {.even = buffers->p0.data(), .odd = buffers->p1.data()},
+            .ap = buffers->ap.data(),
+            .n = buffers->n,
+            .inverse_diagonal = inverse_diagonal};
   }
   [[nodiscard]] cg_scalars<T>* state() const { return buffers->state.data(); }
 };

@@ -21,6 +21,7 @@
 #include <ksync/cuda/grid/last_block.cuh>  // finish_last_block, fold_partials
 #include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/detail/alternating_pair.hpp>
 #include <ksync/ops.hpp>
 #include <ksync/stencil.hpp>
 
@@ -149,22 +150,17 @@ template <class T>
 struct cg_vectors {
   T* x;
   T* r;
-  T* p_even;  // the current direction before direction_apply of an even iteration, the new one after an odd
-  T* p_odd;
+  ksync::detail::alternating_pair<T> p;  // the direction: direction_apply reads current and writes next
   T* ap;
   int n;
   const T* inverse_diagonal;  // Jacobi's M^-1; null without a preconditioner
-  // The buffers are picked by a conditional, never by indexing an array with the iteration: a by-value
-  // struct indexed at run time is copied to local memory, a local load per phase (docs/solvers.md).
-  __device__ T* direction(int iteration) const { return iteration % 2 == 0 ? p_even : p_odd; }
-  __device__ T* next_direction(int iteration) const { return iteration % 2 == 0 ? p_odd : p_even; }
 };
 
 // Phase A of iteration s.iteration: this thread's share of p_new . Ap. Data bound: n rows.
 template <class T, class Operator>
 __device__ T direction_apply_phase(const Operator& op, const cg_vectors<T>& v, const cg_scalars<T>& s) {
-  const T* p_old = v.direction(s.iteration);
-  T* p_new = v.next_direction(s.iteration);
+  const T* p_old = v.p.current(s.iteration);
+  T* p_new = v.p.next(s.iteration);
   const direction_entries<T> next{v.r, p_old, s.beta, v.inverse_diagonal};
   const int n = v.n;
   T sum = 0;
@@ -182,7 +178,7 @@ __device__ T direction_apply_phase(const Operator& op, const cg_vectors<T>& v, c
 // (r . M^-1 r with a preconditioner).
 template <class T>
 __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& s) {
-  const T* p_new = v.next_direction(s.iteration);
+  const T* p_new = v.p.next(s.iteration);
   const T alpha = s.rho / s.p_ap;
   const int n = v.n;
   T sum = 0;

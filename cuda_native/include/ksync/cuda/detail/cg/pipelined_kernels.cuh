@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(block_size)
     pipelined_start_kernel(cg_scalars<T>* state, Operator op, cg_pipelined_vectors<T> v, int n, int first_iteration,
                            T* partials, unsigned int* ticket) {
   __shared__ block::shuffle_storage<T, block_size> scratch;
-  T* const w = v.w(first_iteration);
+  T* const w = v.w.current(first_iteration);
   const T sum = ksync::detail::with_preconditioning(v.inverse_diagonal, [&](auto weighted) {
     T terms = 0;
     for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
@@ -39,8 +39,8 @@ __global__ void __launch_bounds__(block_size)
 template <class T, class Operator>
 __device__ cg_sum_pair<T> pipelined_phase(const Operator& op, const cg_pipelined_vectors<T>& v, int n,
                                           const cg_scalars<T>& s) {
-  const T* const w_old = v.w(s.iteration);
-  T* const w_new = v.next_w(s.iteration);
+  const T* const w_old = v.w.current(s.iteration);
+  T* const w_new = v.w.next(s.iteration);
   const T alpha = s.rho / s.p_ap;
   const T beta = s.beta;
   return ksync::detail::with_preconditioning(v.inverse_diagonal, [&](auto weighted) {
