@@ -27,7 +27,7 @@ template <class ExecutionSpace, class T>
 struct cg_buffers {
   using memory_space = typename ExecutionSpace::memory_space;
   using vector = Kokkos::View<T*, memory_space>;
-  vector r, p0, p1, ap;
+  vector r, p0, p1, ap;     // p0, p1: the fused steps' direction, in turn (cg_run::vectors)
   vector inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve
   // The pipelined recurrence's vectors (ksync/cg_pipelined.hpp): allocated by the first pipelined solve. z is
   // also M^-1 r of a preconditioner of yours (make_z).
@@ -162,6 +162,14 @@ struct cg_run {
   [[nodiscard]] bool pipelined() const { return options.recurrence == cg_recurrence::pipelined; }
   [[nodiscard]] cg_pipelined_vectors<T> pipelined_vectors() const {
     return pipelined_vectors_of(x.data(), *buffers, inverse_diagonal);
+  }
+  // The fused steps' vectors (kernels.hpp).
+  [[nodiscard]] cg_vectors<T> vectors() const {
+    return {.x = x.data(),
+            .r = buffers->r.data(),
+            .p = {.even = buffers->p0.data(), .odd = buffers->p1.data()},
+            .ap = buffers->ap.data(),
+            .inverse_diagonal = inverse_diagonal};
   }
   [[nodiscard]] std::int64_t n() const { return static_cast<std::int64_t>(x.extent(0)); }
   [[nodiscard]] index_policy<ExecutionSpace> all() const { return index_policy<ExecutionSpace>(exec, 0, n()); }

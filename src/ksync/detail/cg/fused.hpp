@@ -31,25 +31,19 @@ struct fused : implements<cg_form::fused> {
                                        true});
       return;
     }
+    const fused_step<T, memory_space> step{.state = buffers.state, .v = run.vectors(), .split = split};
     if constexpr (runs_on_host<ExecutionSpace>) {
       // A CPU forms p_new once and reads it back from its cache faster than it forms it at every stencil
       // point: two passes (on 2 OpenMP threads at m = 2048, 15.5 ms an iteration in one pass against 13.8
       // for the CG Kokkos codes write).
-      enqueue("ksync::cg::direction", split.lanes,
-              new_direction<T, memory_space>{buffers.state, buffers.r, buffers.p0, buffers.p1, split,
-                                             run.inverse_diagonal});
-      enqueue("ksync::cg::apply_dot", split.lanes,
-              apply_dot<T, memory_space, Operator>{buffers.state, run.op, buffers.p0, buffers.p1, buffers.ap, split},
+      enqueue("ksync::cg::direction", split.lanes, new_direction<T, memory_space>{step});
+      enqueue("ksync::cg::apply_dot", split.lanes, apply_direction<T, memory_space, Operator, false>{step, run.op},
               run.slot(&cg_scalars<T>::p_ap));
     } else {
-      enqueue("ksync::cg::direction_apply", split.lanes,
-              direction_apply<T, memory_space, Operator>{buffers.state, run.op, buffers.r, buffers.p0, buffers.p1,
-                                                         buffers.ap, split, run.inverse_diagonal},
+      enqueue("ksync::cg::direction_apply", split.lanes, apply_direction<T, memory_space, Operator, true>{step, run.op},
               run.slot(&cg_scalars<T>::p_ap));
     }
-    enqueue("ksync::cg::update_residual", split.lanes,
-            update_residual<T, memory_space>{buffers.state, buffers.p0, buffers.p1, buffers.ap, run.x, buffers.r, split,
-                                             run.inverse_diagonal},
+    enqueue("ksync::cg::update_residual", split.lanes, update_residual<T, memory_space>{step},
             run.slot(&cg_scalars<T>::rho_next));
     enqueue("ksync::cg::advance", std::int64_t{1},
             advance<T, memory_space>{buffers.state, run.options.tolerance, run.options.max_iterations, run.history});

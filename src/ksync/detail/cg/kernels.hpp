@@ -7,6 +7,7 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
+#include <ksync/detail/alternating_pair.hpp>
 #include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/reduction.hpp>  // split_for_host
 #include <ksync/stencil.hpp>
@@ -345,94 +346,84 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
   }
 }
 
-// p_new = r + beta p_old and Ap = A p_new in one pass, summing p_new . Ap. p alternates between p0 and p1
-// by iteration parity: p_old's neighbours are read while p_new is written. The body works on raw pointers
-// (direction_entries, ksync/stencil.hpp): Views selected per index cost registers the loop needs.
-template <class T, class MemorySpace, class Operator>
-struct direction_apply {
-  state_view<T, MemorySpace> state;
-  Operator op;
-  Kokkos::View<const T*, MemorySpace> r;
-  Kokkos::View<T*, MemorySpace> p0;
-  Kokkos::View<T*, MemorySpace> p1;
-  Kokkos::View<T*, MemorySpace> ap;
-  lane_split split;
-  const T* inverse_diagonal;  // null: none
-  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
-    const cg_scalars<T> s = state();
-    if (s.done != 0) return;
-    const bool odd = s.iteration % 2 != 0;
-    const direction_entries<T> next{r.data(), odd ? p1.data() : p0.data(), s.beta, inverse_diagonal};
-    T* const p_new = odd ? p0.data() : p1.data();
-    T* const ap_out = ap.data();
-    T lane_sum = 0;  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator
-    split.for_each(lane, [&](std::int64_t i) {
-      const T p_i = next(i);
-      const T ap_i = static_cast<T>(op(next, i));
-      p_new[i] = p_i;
-      ap_out[i] = ap_i;
-      lane_sum += p_i * ap_i;
-    });
-    sum += lane_sum;
-  }
+// The fused steps' vectors, as the native half's cg_vectors (cuda_native/include/ksync/cuda/detail/cg/
+// kernels.cuh). The direction is two buffers: p_old = p.current(iteration) is read, its neighbours too, while
+// p_new = p.next(iteration) is written. Raw pointers, not Views: Views selected per index cost registers the
+// loops need.
+template <class T>
+struct cg_vectors {
+  T* x;
+  T* r;
+  alternating_pair<T> p;
+  T* ap;
+  const T* inverse_diagonal;  // Jacobi's M^-1; null without a preconditioner
 };
 
-// Host backends split direction_apply in two passes (fused.hpp): forming p_new at each of the stencil's
-// points costs the CPU more arithmetic than a pass over memory costs it. First p_new = r + beta p_old ...
+// What each fused step holds: the solve's state (a step queued past convergence finds done set and does
+// nothing), the vectors and the split of the rows into lanes.
 template <class T, class MemorySpace>
-struct new_direction {
+struct fused_step {
   state_view<T, MemorySpace> state;
-  Kokkos::View<const T*, MemorySpace> r;
-  Kokkos::View<T*, MemorySpace> p0;
-  Kokkos::View<T*, MemorySpace> p1;
+  cg_vectors<T> v;
   lane_split split;
-  const T* inverse_diagonal;  // null: none
+};
+
+// p_new = r + beta p_old, on host backends in a pass of its own (fused.hpp): forming p_new at each of the
+// stencil's points, as apply_direction does on GPUs, costs the CPU more arithmetic than a pass over memory.
+template <class T, class MemorySpace>
+struct new_direction : fused_step<T, MemorySpace> {
   KOKKOS_FUNCTION void operator()(std::int64_t lane) const {
-    const cg_scalars<T> s = state();
+    const cg_scalars<T> s = this->state();
     if (s.done != 0) return;
-    const bool odd = s.iteration % 2 != 0;
-    const T* const r_in = r.data();
-    const T* const p_old = odd ? p1.data() : p0.data();
-    T* const p_new = odd ? p0.data() : p1.data();
+    const T* const r_in = this->v.r;
+    const T* const p_old = this->v.p.current(s.iteration);
+    T* const p_new = this->v.p.next(s.iteration);
     const T beta = s.beta;
-    if (inverse_diagonal == nullptr) {
-      split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
+    if (this->v.inverse_diagonal == nullptr) {
+      this->split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
     } else {
-      const T* const w = inverse_diagonal;
-      split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] * w[i] + beta * p_old[i]; });
+      const T* const w = this->v.inverse_diagonal;
+      this->split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] * w[i] + beta * p_old[i]; });
     }
   }
 };
 
-// ... then Ap = A p_new, summing p_new . Ap.
-template <class T, class MemorySpace, class Operator>
-struct apply_dot {
-  state_view<T, MemorySpace> state;
+// Ap = A p_new, summing p_new . Ap. FormsDirection (GPUs): p_new = r + beta p_old is formed in the same pass,
+// from p_old and its neighbours, and stored. Otherwise new_direction formed it.
+template <class T, class MemorySpace, class Operator, bool FormsDirection>
+struct apply_direction : fused_step<T, MemorySpace> {
   Operator op;
-  Kokkos::View<const T*, MemorySpace> p0;
-  Kokkos::View<const T*, MemorySpace> p1;
-  Kokkos::View<T*, MemorySpace> ap;
-  lane_split split;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
-    const cg_scalars<T> s = state();
+    const cg_scalars<T> s = this->state();
     if (s.done != 0) return;
-    const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
-    const pointer_entries<T> p_in{p_new};
-    T* const ap_out = ap.data();
-    if (split.chunk != 0) {  // host backends: a block's rows at once (rows_on_host), then its terms
+    T* const p_new = this->v.p.next(s.iteration);
+    T* const ap_out = this->v.ap;
+    if constexpr (FormsDirection) {
+      const direction_entries<T> next{this->v.r, this->v.p.current(s.iteration), s.beta, this->v.inverse_diagonal};
+      T lane_sum = 0;  // a local, not `sum`: the stores to the vectors could alias Kokkos' accumulator
+      this->split.for_each(lane, [&](std::int64_t i) {
+        const T p_i = next(i);
+        const T ap_i = static_cast<T>(op(next, i));
+        p_new[i] = p_i;
+        ap_out[i] = ap_i;
+        lane_sum += p_i * ap_i;
+      });
+      sum += lane_sum;
+    } else if (this->split.chunk != 0) {  // host backends: a block's rows at once (rows_on_host), then its terms
       KOKKOS_IF_ON_HOST((sum += by_blocks(lane, p_new, ap_out);))
-      return;
+    } else {
+      const pointer_entries<T> p_in{p_new};
+      fold_lane(this->split, lane, sum, [&](std::int64_t i) {
+        const T ap_i = static_cast<T>(op(p_in, i));
+        ap_out[i] = ap_i;
+        return p_new[i] * ap_i;
+      });
     }
-    fold_lane(split, lane, sum, [&](std::int64_t i) {
-      const T ap_i = static_cast<T>(op(p_in, i));
-      ap_out[i] = ap_i;
-      return p_new[i] * ap_i;
-    });
   }
 
   T by_blocks(std::int64_t lane, const T* p_new, T* ap_out) const {
     T lane_sum = 0;
-    split.for_each_block(lane, host_block, [&](std::int64_t first, std::int64_t count) {
+    this->split.for_each_block(lane, host_block, [&](std::int64_t first, std::int64_t count) {
       rows_on_host(op, pointer_entries<T>{p_new}, first, count, ap_out + first);
       lane_sum += sum_in_chains<T>(first, count, [&](std::int64_t i) { return p_new[i] * ap_out[i]; });
     });
@@ -442,22 +433,14 @@ struct apply_dot {
 
 // x += alpha p_new, r -= alpha Ap, summing the new r . r (r . M^-1 r with a preconditioner).
 template <class T, class MemorySpace>
-struct update_residual {
-  state_view<T, MemorySpace> state;
-  Kokkos::View<const T*, MemorySpace> p0;
-  Kokkos::View<const T*, MemorySpace> p1;
-  Kokkos::View<const T*, MemorySpace> ap;
-  Kokkos::View<T*, MemorySpace> x;
-  Kokkos::View<T*, MemorySpace> r;
-  lane_split split;
-  const T* inverse_diagonal;  // null: none
+struct update_residual : fused_step<T, MemorySpace> {
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
-    const cg_scalars<T> s = state();
+    const cg_scalars<T> s = this->state();
     if (s.done != 0) return;
-    const T* const p_new = s.iteration % 2 != 0 ? p0.data() : p1.data();
-    const T* const ap_in = ap.data();
-    T* const x_out = x.data();
-    T* const r_out = r.data();
+    const T* const p_new = this->v.p.next(s.iteration);
+    const T* const ap_in = this->v.ap;
+    T* const x_out = this->v.x;
+    T* const r_out = this->v.r;
     const T alpha = s.rho / s.p_ap;
     const auto step = [&](std::int64_t i) {
       x_out[i] += alpha * p_new[i];
@@ -465,14 +448,14 @@ struct update_residual {
       r_out[i] = r_i;
       return r_i;
     };
-    if (inverse_diagonal == nullptr) {
-      fold_lane(split, lane, sum, [&](std::int64_t i) {
+    if (this->v.inverse_diagonal == nullptr) {
+      fold_lane(this->split, lane, sum, [&](std::int64_t i) {
         const T r_i = step(i);
         return r_i * r_i;
       });
     } else {
-      const T* const w = inverse_diagonal;
-      fold_lane(split, lane, sum, [&](std::int64_t i) {
+      const T* const w = this->v.inverse_diagonal;
+      fold_lane(this->split, lane, sum, [&](std::int64_t i) {
         const T r_i = step(i);
         return r_i * r_i * w[i];
       });
