@@ -34,7 +34,7 @@ void time_jacobi(benchmark::State& state, std::optional<ksync::iteration_form> f
         } else {
           for (int phase = 0; phase < phases; ++phase)
             Kokkos::parallel_for("kokkos_jacobi_sweep", Kokkos::RangePolicy<Exec>(exec, 0, n),
-                                 ksync::detail::sweep_of(u, scratch, phase));
+                                 ksync::jacobi_sweep(u, scratch, phase));
         }
       },
       ksync::bench::timing::latency);

@@ -29,6 +29,14 @@
 
 namespace ksync {
 
+// Phase `phase`'s sweep (u -> scratch on even phases, scratch -> u on odd ones) as the per-index functor a
+// Kokkos code writes, for a loop of your own: Kokkos::parallel_for(policy over [0, n), jacobi_sweep(u, scratch,
+// phase)). The benchmarks' Kokkos baseline is that loop.
+template <class View>
+[[nodiscard]] auto jacobi_sweep(const View& u, const View& scratch, int phase) {
+  return detail::sweep_of(u, scratch, phase);
+}
+
 // The sweeps of jacobi as one Kokkos graph, built once and submitted as often as needed.
 template <class ExecutionSpace, class View>
 class jacobi_graph {
