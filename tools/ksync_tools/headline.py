@@ -76,10 +76,10 @@ def headline(folder, link):
                  f"Kokkos graph node {us(per_barrier('portable/barrier/kokkos_graph_node'))}",
                  f"kernel relaunch {us(per_barrier('native/barrier/kernel_relaunch'))} · CUDA graph node "
                  f"{us(per_barrier('native/barrier/cuda_graph_node'))}"])
-    seed = "depth_first/streams:4/chunk_kib:4096"
+    reference = "depth_first/streams:4/chunk_kib:4096"
     serial = "depth_first/streams:1/chunk_kib:65536"
     table_rows.append(["pipeline, 64 MiB each way over PCIe (4 streams, 4 MiB chunks)",
-                 us(seconds(f"native/pipeline/{seed}"), 0), us(seconds(f"portable/pipeline/{seed}"), 0),
+                 us(seconds(f"native/pipeline/{reference}"), 0), us(seconds(f"portable/pipeline/{reference}"), 0),
                  f"one stream, one chunk: {us(seconds(f'native/pipeline/{serial}'), 0)}"])
     lines.extend(markdown_table(["what", "native (`ksync::cuda`)", "portable (`ksync`, Kokkos)", "baselines"], "lrrr",
                                 table_rows))

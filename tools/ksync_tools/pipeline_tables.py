@@ -81,21 +81,21 @@ def main():
         print("\n".join(markdown_table(header, "lr" + "r" * len(chunks), lines)))
         key = min(table, key=table.get)  # the fastest configuration
         best[path] = (key, table[key])
-        seed = table.get(("depth_first", 4, 4 * 2**20))
+        reference = table.get(("depth_first", 4, 4 * 2**20))
         serial = table.get(("depth_first", 1, each_way))
         print()
         order, streams, c = key
         print(f"- best: {order}, {streams} streams, {c // 1024} KiB chunks: {table[key] * 1e3:.3f} ms, "
               f"{table[key] / bound(c):.3f}x its bound ({bound(c) * 1e3:.3f} ms)")
-        if seed:
-            print(f"- the reference configuration of docs/streams.md (depth-first, 4 streams, 4 MiB): {seed * 1e3:.3f} ms, "
-                  f"{seed / bound(4 * 2**20):.3f}x its bound")
+        if reference:
+            print(f"- the reference configuration of docs/streams.md (depth-first, 4 streams, 4 MiB): {reference * 1e3:.3f} ms, "
+                  f"{reference / bound(4 * 2**20):.3f}x its bound")
         if serial:
             print(f"- serial (1 stream, one chunk): {serial * 1e3:.3f} ms; best overlapped: "
                   f"{serial / table[key]:.2f}x faster")
         pageable = rows.get(f"{path}/pipeline/pageable/depth_first/streams:4/chunk_kib:4096")
         if pageable:
-            print(f"- seed configuration from pageable memory: {seconds(pageable) * 1e3:.3f} ms")
+            print(f"- the reference configuration from pageable memory: {seconds(pageable) * 1e3:.3f} ms")
 
     print()
     targets = []

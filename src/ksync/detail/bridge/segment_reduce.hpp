@@ -10,7 +10,7 @@
 
 namespace ksync::detail {
 
-// Element types ksync::cuda does not compile meet the generic overload (refused before it is reached).
+// Element types ksync::cuda does not compile have no twin: check_native_reachable refuses them with a message.
 template <class T>
 struct twin_of<"ksync::segment_reduce", Kokkos::Cuda, T> : twin_for_value_types<T> {};
 

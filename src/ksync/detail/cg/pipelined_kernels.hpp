@@ -79,9 +79,9 @@ struct pipelined_pass {
   // Host backends: a lane's chunk in blocks. First the block's n = A M^-1 w_old (rows_on_host: the 2-D
   // Poisson operator's rows vectorize there; one division and four tests a row kept them scalar), then its
   // updates, twelve arrays and no boundary test, in a loop that vectorizes once it holds no running sum: the
-  // terms of the two sums go to local arrays, summed in chains after it (sum_in_chains). On two OpenMP
-  // threads this took the pass from 0.76-0.82x the Kokkos CG at m = 256 ... 1024
-  // (docs/results/2026-12-03-cpu-7b190ac) to 1.3-2.1x (the commit that wrote it). The block stays in L1.
+  // terms of the two sums go to local arrays, summed in chains after it (sum_in_chains). The block stays in
+  // L1. On two OpenMP threads the pass runs at 1.3-2.1x the Kokkos CG at m = 256 ... 1024, where a row at a
+  // time, vectorized nowhere, ran at 0.76-0.82x (docs/results/2026-12-03-cpu-7b190ac).
   template <bool Weighted>
   value_type by_blocks(std::int64_t lane, const T* w_old, T* w_new, T alpha, T beta) const {
     T n_block[host_block];    // n = A M^-1 w_old over the block

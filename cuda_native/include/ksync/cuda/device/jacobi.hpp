@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// ksync::cuda::jacobi — a persistent iterative workload (seeds 001 and 003): `phases` Jacobi sweeps of the
-// 1-D Laplace problem on n points with fixed ends (ksync/stencil.hpp), each sweep reading what the previous
-// one wrote. The native forms of ksync::iteration_form differ only in what separates two sweeps:
+// ksync::cuda::jacobi — a persistent iterative workload (docs/glossary.md: persistent kernel): `phases` Jacobi sweeps
+// of the 1-D Laplace problem on n points with fixed ends (ksync/stencil.hpp), each sweep reading what the previous one
+// wrote. The native forms of ksync::iteration_form differ only in what separates two sweeps:
 //   persistent_grid_sync         one cooperative kernel, grid.sync() (grid from the occupancy API);
 //   persistent_spin_barrier      one kernel, spin_barrier_sync (acquire/release; co-residency checked);
 //   persistent_volatile_barrier  one kernel, volatile_spin_barrier_sync (a volatile sense flag);
