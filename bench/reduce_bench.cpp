@@ -211,7 +211,7 @@ void register_strategy(const std::string& name, std::int64_t n, reduce_op op, re
 void register_reduce_benchmarks(bool smoke) {
   constexpr bool bridge = ksync::has_native_bridge<Exec>;
   for (const auto n : reduce_sweep_sizes(smoke, ksync::runs_on_host<Exec>)) {
-    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::team, reduce_strategy::tuned}) {
+    for (const auto strategy : ksync::implementations_of_half<reduce_strategy>(ksync::strategy_half::portable)) {
       register_strategy("portable/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, reduce_op::sum,
                         strategy);
     }

@@ -59,7 +59,7 @@ TEST(SegmentReduceArguments, NativeFormsAreRefusedWhereTheBridgeDoesNotExist) {
   const auto refused = [&](ksync::segment_form form, const std::string& expected) {
     return refuses([&] { ksync::segment_reduce(Exec{}, data, 32, ksync::reduce_op::sum, form, out); }, expected);
   };
-  for (const auto form : {ksync::segment_form::tree, ksync::segment_form::shuffle}) {
+  for (const auto form : ksync::implementations_of_half<ksync::segment_form>(ksync::strategy_half::native)) {
     EXPECT_TRUE(refused(form, "ksync::segment_reduce: form = " + std::string(ksync::to_string(form)) +
                                   " runs ksync::cuda's kernels: it needs exec to be Kokkos::Cuda"));
   }

@@ -38,7 +38,7 @@ TYPED_TEST(Transform, EveryPortableStrategyMatchesTheReferenceOutOfPlaceAndInPla
     if (!ksync::test::size_enabled(n) || n > 10'000'019) continue;
     const auto host = ksync::test::exact_reduction_input<T>(n, 7u);
     const auto expected = twice_and_one(host);
-    for (const auto strategy : {transform_strategy::automatic, transform_strategy::kokkos, transform_strategy::tuned}) {
+    for (const auto strategy : ksync::ids_of_half<transform_strategy>(ksync::strategy_half::portable)) {
       SCOPED_TRACE(::testing::Message() << "n = " << n << ", strategy = " << ksync::to_string(strategy));
       const auto in = to_device(host);
       const Kokkos::View<T*> out("ksync::test::out", n);

@@ -28,14 +28,6 @@ using ksync::reduce_op;
 using ksync::reduce_strategy;
 using ksync::cuda::device_buffer;
 
-// Each native strategy, read from the rows (automatic, no implementation of its own, left out).
-std::vector<reduce_strategy> native_implementations() {
-  std::vector<reduce_strategy> strategies;
-  for (const auto strategy : ksync::ids_of_half<reduce_strategy>(ksync::strategy_half::native))
-    if (ksync::is_native(strategy)) strategies.push_back(strategy);
-  return strategies;
-}
-
 template <class T>
 std::string type_name() {
   if constexpr (std::is_same_v<T, float>) return "float";
@@ -211,7 +203,7 @@ void register_operator_and_type_comparisons(std::int64_t n) {
 
 void register_reduce_benchmarks(bool smoke) {
   for (const auto n : reduce_sweep_sizes(smoke)) {
-    for (const auto strategy : native_implementations()) {
+    for (const auto strategy : ksync::implementations_of_half<reduce_strategy>(ksync::strategy_half::native)) {
       add_timed("native/reduce/sum/float/" + std::string(ksync::to_string(strategy)), n, time_native_reduce<float>,
                 reduce_op::sum, strategy, ksync::cuda::reduce_tuning{}, timing::throughput);
     }

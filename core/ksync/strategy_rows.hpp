@@ -124,6 +124,16 @@ template <has_strategy_rows Id>
   return ids;
 }
 
+// Every implementation `half` has, in the enum's order: ids_of_half without the choices that are none
+// (`automatic`). What a benchmark times one by one.
+template <has_strategy_rows Id>
+[[nodiscard]] std::vector<Id> implementations_of_half(strategy_half half) {
+  std::vector<Id> ids;
+  for (const Id id : ids_of_half<Id>(half))
+    if (half_of(id) != strategy_half::either) ids.push_back(id);
+  return ids;
+}
+
 // Their names, for messages, written only when streamed (a check's message is built only when it fails):
 // `out << names_of_half<reduce_strategy>{strategy_half::native}` writes "automatic, two_pass, ...".
 template <has_strategy_rows Id>
