@@ -87,10 +87,10 @@ constexpr bool takes_user_preconditioner(cg_form form) noexcept {
 // sqrt(b . M^-1 b) (PETSc's natural norm, -ksp_norm_type natural), which costs no sum of its own. A
 // diagonal entry that is zero, negative or not finite is refused at the start (cg_refusal), x left as it was.
 enum class cg_preconditioner { none, jacobi };
+inline constexpr std::string_view cg_preconditioner_names[] = {"none", "jacobi"};  // in the enum's order
 
 constexpr std::string_view to_string(cg_preconditioner preconditioner) noexcept {
-  constexpr std::string_view names[] = {"none", "jacobi"};
-  return detail::name_in(names, preconditioner);
+  return detail::name_in(cg_preconditioner_names, preconditioner);
 }
 
 // How the iterates are updated.
@@ -105,10 +105,10 @@ constexpr std::string_view to_string(cg_preconditioner preconditioner) noexcept 
 //              kokkos_graph, cuda_graph and the persistent ones; host_scalars and device_scalars refuse it.
 // docs/solvers.md measures both and says what the drift costs.
 enum class cg_recurrence { classic, pipelined };
+inline constexpr std::string_view cg_recurrence_names[] = {"classic", "pipelined"};  // in the enum's order
 
 constexpr std::string_view to_string(cg_recurrence recurrence) noexcept {
-  constexpr std::string_view names[] = {"classic", "pipelined"};
-  return detail::name_in(names, recurrence);
+  return detail::name_in(cg_recurrence_names, recurrence);
 }
 
 // When CG stops: the relative residual ||r|| / ||b|| (with jacobi: in the M^-1 norm) is at most `tolerance`,
@@ -155,20 +155,33 @@ inline void check_cg_options(const char* where, const cg_options& options) {
   check_argument(options.max_iterations >= 1, where, "options.max_iterations = ", options.max_iterations,
                  " must be at least 1");
   check_argument(options.check_every >= 1, where, "options.check_every = ", options.check_every, " must be at least 1");
-  check_argument(
-      options.preconditioner == cg_preconditioner::none || options.preconditioner == cg_preconditioner::jacobi, where,
-      "options.preconditioner = ", static_cast<int>(options.preconditioner),
-      " is not a cg_preconditioner (none, jacobi)");
-  check_argument(options.recurrence == cg_recurrence::classic || options.recurrence == cg_recurrence::pipelined, where,
-                 "options.recurrence = ", static_cast<int>(options.recurrence),
-                 " is not a cg_recurrence (classic, pipelined)");
+  check_argument(detail::named_in(cg_preconditioner_names, options.preconditioner), where,
+                 "options.preconditioner = ", static_cast<int>(options.preconditioner), " is not a cg_preconditioner (",
+                 detail::listed(cg_preconditioner_names), ")");
+  check_argument(detail::named_in(cg_recurrence_names, options.recurrence), where,
+                 "options.recurrence = ", static_cast<int>(options.recurrence), " is not a cg_recurrence (",
+                 detail::listed(cg_recurrence_names), ")");
 }
+
+// The names of the forms that run the pipelined recurrence, read from the rows, for messages.
+struct pipelined_form_names {
+  template <class Stream>
+  friend Stream& operator<<(Stream& out, pipelined_form_names /*names*/) {
+    bool first = true;
+    for (const auto& row : cg_form_rows) {
+      if (!runs_pipelined(row.id)) continue;
+      out << (first ? "" : ", ") << row.name;
+      first = false;
+    }
+    return out;
+  }
+};
 
 // Throws std::invalid_argument unless `form` runs the recurrence the options ask for (runs_pipelined).
 inline void check_cg_recurrence(const char* where, cg_form form, const cg_options& options) {
   check_argument(options.recurrence != cg_recurrence::pipelined || runs_pipelined(form), where,
                  "options.recurrence = pipelined needs one fused pass an iteration; form = ", to_string(form),
-                 " runs one pass per vector operation (use fused, kokkos_graph, cuda_graph or a persistent form)");
+                 " runs one pass per vector operation (use one of ", pipelined_form_names{}, ")");
 }
 
 // The state every device-side form keeps where its kernels read it: the scalars of the recurrence and the

@@ -55,6 +55,28 @@ constexpr Name name_in(const Name (&names)[N], Enum value) noexcept {
   return index < N ? names[index] : Name("unknown");
 }
 
+// Whether `value` has a name in `names` (false for an integer cast to the enum past the table).
+template <class Name, std::size_t N, class Enum>
+constexpr bool named_in(const Name (& /*names*/)[N], Enum value) noexcept {
+  return static_cast<std::size_t>(value) < N;
+}
+
+// A name table's names for a message, "none, jacobi", written only when streamed.
+template <std::size_t N>
+struct listed_names {
+  const std::string_view (&names)[N];
+  template <class Stream>
+  friend Stream& operator<<(Stream& out, const listed_names& listed) {
+    for (std::size_t i = 0; i < N; ++i)
+      out << (i == 0 ? "" : ", ") << listed.names[i];
+    return out;
+  }
+};
+template <std::size_t N>
+constexpr listed_names<N> listed(const std::string_view (&names)[N]) noexcept {
+  return {names};
+}
+
 // Whether `id` has a row (not for an integer cast to the enum past its rows). An index comparison, not a
 // pointer one: it must stay a constant expression under -fsanitize=undefined too.
 template <class Id, std::size_t N>
