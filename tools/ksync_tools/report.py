@@ -6,7 +6,7 @@ suites' Google Benchmark JSON (portable.json, native.json), fingerprint.json and
     measured in the same run (the fastest read or copy of the same n for reductions, the device copy for
     transforms), ratio to CUB and Kokkos / native;
   - hot and cold caches: each row timed after the L2 was overwritten beside its back-to-back twin;
-  - conjugate gradients per form beside the same run's floors, the issue's targets, and the blocking round
+  - conjugate gradients per form beside the same run's floors, the solver targets, and the blocking round
     trip host to host (solver_tables);
   - the barrier-cost table and the persistent workload (tools/sync-tables), the pipeline summary
     (tools/pipeline-tables), the concurrency rows, several GPUs (peer copies, the reduction's and the

@@ -123,7 +123,7 @@ def matrix_section(matrix, table, rate, out):
 
 
 def targets_section(table, series, rate, out, m=4096):
-    """Issue 31's targets at m = 4096: each half's fastest classic form >= 1.3x the cuSPARSE + cuBLAS CG, and
+    """The sparse CG's targets at m = 4096: each half's fastest classic form >= 1.3x the cuSPARSE + cuBLAS CG, and
     every ksync form within 1.15x its own bytes floor. (Its m <= 256 target is against Kokkos Kernels' CG,
     which the suites time only where Kokkos Kernels is built.)"""
     checks = []
@@ -143,7 +143,7 @@ def targets_section(table, series, rate, out, m=4096):
         checks.append([f"{half} {variant + ' ' if variant else ''}{form} over its bytes floor", "≤ 1.15×",
                        f"{got:.2f}×", "met" if got <= 1.15 else "missed"])
     if checks:
-        out.append(f"Targets at m = {m} (issue 31), this run:\n")
+        out.append(f"Targets at m = {m}, this run:\n")
         out.extend(markdown_table(["target", "wanted", "measured", ""], "lrrl", checks))
         out.append("")
 

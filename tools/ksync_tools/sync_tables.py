@@ -6,7 +6,7 @@ grid- and cluster-scope synchronization tables of docs/synchronization.md as Mar
      persistent grid.sync kernel, the Kokkos graph over the CUDA graph, and the crossover: the smallest
      phase size from which a launch per phase costs at most 10 % more than the same kernels replayed from
      a CUDA graph (launch cost no longer matters), at that size and every larger one;
-  3. the issue-5 targets, each with its measured value and whether it holds.
+  3. the synchronization targets, each with its measured value and whether it holds.
 usage: sync-tables FILE.json [FILE.json ...]"""
 
 import sys
@@ -123,7 +123,7 @@ def main():
     if kokkos_graph and cuda_graph:
         targets.append([f"Kokkos::Graph phase <= 1.5x CUDA-graph phase (Jacobi, n = 2^{smallest.bit_length() - 1})",
                         f"{kokkos_graph / cuda_graph:.2f}", "yes" if kokkos_graph <= 1.5 * cuda_graph else "no"])
-    print("\n".join(markdown_table(["target (issue 5)", "measured", "holds"], "lrl", targets)))
+    print("\n".join(markdown_table(["target", "measured", "holds"], "lrl", targets)))
 
 
 if __name__ == "__main__":
