@@ -84,7 +84,8 @@ def main():
         f"CUDA graph node {us(median('native', 'native/barrier/cuda_graph_node', per_barrier))}"]
     reference, serial = "depth_first/streams:4/chunk_kib:4096", "depth_first/streams:1/chunk_kib:65536"
     expected["pipeline, 64 MiB each way over PCIe (4 streams, 4 MiB chunks)"] = [
-        us(median("native", f"native/pipeline/{reference}"), 0), us(median("portable", f"portable/pipeline/{reference}"), 0),
+        us(median("native", f"native/pipeline/{reference}"), 0),
+        us(median("portable", f"portable/pipeline/{reference}"), 0),
         f"one stream, one chunk: {us(median('native', f'native/pipeline/{serial}'), 0)}"]
 
     rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}

@@ -88,8 +88,8 @@ def main():
         print(f"- best: {order}, {streams} streams, {c // 1024} KiB chunks: {table[key] * 1e3:.3f} ms, "
               f"{table[key] / bound(c):.3f}x its bound ({bound(c) * 1e3:.3f} ms)")
         if reference:
-            print(f"- the reference configuration of docs/streams.md (depth-first, 4 streams, 4 MiB): {reference * 1e3:.3f} ms, "
-                  f"{reference / bound(4 * 2**20):.3f}x its bound")
+            print(f"- the reference configuration of docs/streams.md (depth-first, 4 streams, 4 MiB): "
+                  f"{reference * 1e3:.3f} ms, {reference / bound(4 * 2**20):.3f}x its bound")
         if serial:
             print(f"- serial (1 stream, one chunk): {serial * 1e3:.3f} ms; best overlapped: "
                   f"{serial / table[key]:.2f}x faster")

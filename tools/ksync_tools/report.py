@@ -251,8 +251,8 @@ def node_section(rows, out):
         out.extend(markdown_table(header, "r" * len(header), lines))
         out.append("")
     if pipelines:
-        out.append("The chunked copy/compute/copy pipeline with one share per GPU (pinned host memory, 4 streams per GPU, 4 MiB "
-                   "chunks): host wall time of a run and GB/s over both directions.\n")
+        out.append("The chunked copy/compute/copy pipeline with one share per GPU (pinned host memory, 4 streams "
+                   "per GPU, 4 MiB chunks): host wall time of a run and GB/s over both directions.\n")
         lines = [[name.rpartition(":")[2], f"{row['median'] * 1e3:.3f}", f"{row['rate'] / 1e9:.1f}"]
                  for name, row in sorted(pipelines.items())]
         out.extend(markdown_table(["GPUs", "ms per run", "GB/s"], "rrr", lines))
