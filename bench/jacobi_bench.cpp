@@ -18,8 +18,8 @@ namespace {
 using ksync::bench::Exec;
 using ksync::bench::time_on_instance;
 
-// form: a portable iteration_form; nullopt: the Kokkos baseline.
-void time_jacobi(benchmark::State& state, std::optional<ksync::iteration_form> form, int phases) {
+// form: a portable jacobi_form; nullopt: the Kokkos baseline.
+void time_jacobi(benchmark::State& state, std::optional<ksync::jacobi_form> form, int phases) {
   const std::int64_t n = state.range(0);
   const Exec exec;
   const Kokkos::View<float*> u("ksync::bench::u", n);
@@ -48,7 +48,7 @@ void ksync::bench::register_jacobi_benchmarks(bool smoke) {
   const int phases = jacobi_phases(smoke);
   for (const auto n : sizes)
     ksync::bench::add_timed("kokkos/jacobi/range_policy/float", n, time_jacobi, std::nullopt, phases);
-  for (const auto form : ksync::ids_of_half<ksync::iteration_form>(ksync::strategy_half::portable)) {
+  for (const auto form : ksync::ids_of_half<ksync::jacobi_form>(ksync::strategy_half::portable)) {
     for (const auto n : sizes) {
       ksync::bench::add_timed("portable/jacobi/" + std::string(ksync::to_string(form)) + "/float", n, time_jacobi,
                               std::optional{form}, phases);

@@ -17,15 +17,15 @@
 
 namespace {
 
-using ksync::iteration_form;
+using ksync::jacobi_form;
 
 KSYNC_TYPED_SUITE(Jacobi, ksync::test::floating_types);
 
 // The forms ksync::jacobi runs on the default execution space: the portable ones, and on Kokkos::Cuda with
 // the native half every native form through the bridge (so all seven are compared with one reference).
-std::vector<iteration_form> reachable_forms() {
-  std::vector<iteration_form> forms;
-  for (const auto form : ksync::all_iteration_forms) {
+std::vector<jacobi_form> reachable_forms() {
+  std::vector<jacobi_form> forms;
+  for (const auto form : ksync::all_jacobi_forms) {
     if (!ksync::is_native(form) || ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
       forms.push_back(form);
     }
@@ -60,7 +60,7 @@ TEST(Jacobi, RepeatedGraphCallsContinueFromTheLastState) {
   const auto u = ksync::test::to_device(start);
   const Kokkos::View<float*> scratch("scratch", start.size());
   for (int call = 0; call < 3; ++call)
-    (void)ksync::jacobi(exec, u, scratch, 4, iteration_form::kokkos_graph);  // the same graph, submitted again
+    (void)ksync::jacobi(exec, u, scratch, 4, jacobi_form::kokkos_graph);  // the same graph, submitted again
   exec.fence();
   EXPECT_EQ(ksync::test::to_host(u), ksync::test::jacobi_reference(start, 12));
 
@@ -81,7 +81,7 @@ TEST(Jacobi, TheKeptGraphIsRebuiltForEachChangedInput) {
   const auto expect_reference = [&](const view& u, const view& scratch, int phases, const auto& on,
                                     const std::vector<double>& from) {
     Kokkos::deep_copy(u, ksync::test::to_device(from));
-    const auto result = ksync::jacobi(on, u, scratch, phases, iteration_form::kokkos_graph);
+    const auto result = ksync::jacobi(on, u, scratch, phases, jacobi_form::kokkos_graph);
     on.fence();
     EXPECT_EQ(ksync::test::to_host(result), ksync::test::jacobi_reference(from, phases));
   };
@@ -128,7 +128,7 @@ TEST(Jacobi, TheKeptGraphIsRebuiltForEachChangedInput) {
          {std::pair{dense, dense_scratch}, std::pair{every_other, every_other_scratch}}) {
       Kokkos::deep_copy(wide, 0.0);
       Kokkos::deep_copy(on_u, ksync::test::to_device(start));
-      const auto result = ksync::jacobi(exec, on_u, on_scratch, 5, iteration_form::kokkos_graph);
+      const auto result = ksync::jacobi(exec, on_u, on_scratch, 5, jacobi_form::kokkos_graph);
       const view contiguous("contiguous", n);  // a strided View cannot travel to the host as it is
       Kokkos::deep_copy(contiguous, result);
       EXPECT_EQ(ksync::test::to_host(contiguous), ksync::test::jacobi_reference(start, 5));
@@ -147,12 +147,12 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
   EXPECT_NE(message([&] { (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), -1); }).find("phases = -1"),
             std::string::npos);
   EXPECT_NE(message([&] {
-              (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, static_cast<iteration_form>(99));
-            }).find("form = 99 is not an iteration_form"),
+              (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, static_cast<jacobi_form>(99));
+            }).find("form = 99 is not an jacobi_form"),
             std::string::npos);
   if constexpr (!ksync::has_native_bridge<Kokkos::DefaultExecutionSpace>) {
     EXPECT_NE(message([&] {
-                (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, iteration_form::persistent_grid_sync);
+                (void)ksync::jacobi(exec, u, Kokkos::View<float*>("s", 10), 1, jacobi_form::persistent_grid_sync);
               }).find("form = persistent_grid_sync"),
               std::string::npos);
   }

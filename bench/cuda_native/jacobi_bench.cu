@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The persistent iterative workload, native forms: `phases` Jacobi sweeps (ksync::cuda::jacobi) of n points
-// per call, for every native iteration_form and n from 2^10 to 2^24. A sample is one call (latency timing:
+// per call, for every native jacobi_form and n from 2^10 to 2^24. A sample is one call (latency timing:
 // from an idle stream to completion, launches included); seconds_per_phase is its time over the phases.
 // The portable forms are in bench/jacobi_bench.cpp; tools/sync-tables compares all of them and finds
 // the phase size from which relaunching stops mattering.
@@ -17,7 +17,7 @@ namespace {
 using ksync::bench::time_on_stream;
 using ksync::cuda::device_buffer;
 
-void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_size, int blocks_per_multiprocessor,
+void time_jacobi(benchmark::State& state, ksync::jacobi_form form, int block_size, int blocks_per_multiprocessor,
                  int sweeps_per_barrier, int phases) {
   const std::int64_t n = state.range(0);
   std::vector<float> start(static_cast<std::size_t>(n), 0.0f);
@@ -40,15 +40,14 @@ void time_jacobi(benchmark::State& state, ksync::iteration_form form, int block_
 }  // namespace
 
 void ksync::bench::register_jacobi_benchmarks(bool smoke) {
-  using ksync::iteration_form;
+  using ksync::jacobi_form;
   const auto sizes = jacobi_sizes(smoke);
   const int phases = jacobi_phases(smoke);
   for (const auto form :
-       {iteration_form::persistent_grid_sync, iteration_form::persistent_spin_barrier,
-        iteration_form::persistent_volatile_barrier, iteration_form::launch_per_phase, iteration_form::cuda_graph}) {
-    const bool persistent = form == iteration_form::persistent_grid_sync ||
-                            form == iteration_form::persistent_spin_barrier ||
-                            form == iteration_form::persistent_volatile_barrier;
+       {jacobi_form::persistent_grid_sync, jacobi_form::persistent_spin_barrier,
+        jacobi_form::persistent_volatile_barrier, jacobi_form::launch_per_phase, jacobi_form::cuda_graph}) {
+    const bool persistent = form == jacobi_form::persistent_grid_sync || form == jacobi_form::persistent_spin_barrier ||
+                            form == jacobi_form::persistent_volatile_barrier;
     // Persistent forms: 256-thread blocks at one per multiprocessor and at full occupancy, 1024-thread
     // blocks at one per multiprocessor (fewer blocks arrive at each barrier), and 256-thread blocks at one
     // per multiprocessor with 4 and 16 sweeps between two barriers (tiles in shared memory).

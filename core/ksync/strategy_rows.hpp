@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // How ksync names its choices of implementation (plain C++, shared by both halves): every enum of
-// strategies or forms (reduce_strategy, transform_strategy, iteration_form, segment_form, implementation in
+// strategies or forms (reduce_strategy, transform_strategy, jacobi_form, segment_form, implementation in
 // types.hpp; cg_form in cg_types.hpp) has one table of rows, in the enum's order, found by
 // argument-dependent lookup as strategy_rows(id). Everything said of an enumerator — its name, which half
 // implements it, which half's table must list it (ksync/detail/strategy_table.hpp) — is read from its row,

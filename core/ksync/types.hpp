@@ -112,7 +112,7 @@ constexpr const auto& strategy_rows(transform_strategy /*tag*/) noexcept {
 //   Portable (ksync::, any Kokkos backend):
 //   kokkos_parallel_for          one parallel_for per phase on the execution-space instance
 //   kokkos_graph                 those parallel_fors as nodes of a Kokkos::Experimental::Graph
-enum class iteration_form {
+enum class jacobi_form {
   persistent_grid_sync,
   persistent_spin_barrier,
   persistent_volatile_barrier,
@@ -121,29 +121,30 @@ enum class iteration_form {
   kokkos_parallel_for,
   kokkos_graph
 };
+using iteration_form [[deprecated("ksync::iteration_form is now ksync::jacobi_form")]] = jacobi_form;
 
 // One row per form, in the enum's order; each half's table of forms (ksync/detail/jacobi/forms.hpp,
 // ksync/cuda/detail/jacobi/forms.cuh) is checked against it at compile time. No form is shared: each
 // half runs its own.
-inline constexpr strategy_row<iteration_form> iteration_form_rows[] = {
-    {.id = iteration_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
-    {.id = iteration_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
-    {.id = iteration_form::persistent_volatile_barrier,
+inline constexpr strategy_row<jacobi_form> jacobi_form_rows[] = {
+    {.id = jacobi_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
+    {.id = jacobi_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
+    {.id = jacobi_form::persistent_volatile_barrier,
      .name = "persistent_volatile_barrier",
      .half = strategy_half::native},
-    {.id = iteration_form::launch_per_phase, .name = "launch_per_phase", .half = strategy_half::native},
-    {.id = iteration_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
-    {.id = iteration_form::kokkos_parallel_for, .name = "kokkos_parallel_for", .half = strategy_half::portable},
-    {.id = iteration_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
+    {.id = jacobi_form::launch_per_phase, .name = "launch_per_phase", .half = strategy_half::native},
+    {.id = jacobi_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
+    {.id = jacobi_form::kokkos_parallel_for, .name = "kokkos_parallel_for", .half = strategy_half::portable},
+    {.id = jacobi_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
 };
-static_assert(detail::rows_follow_the_enum(iteration_form_rows),
-              "iteration_form_rows must list the iteration_form values in order");
+static_assert(detail::rows_follow_the_enum(jacobi_form_rows),
+              "jacobi_form_rows must list the jacobi_form values in order");
 
-constexpr const auto& strategy_rows(iteration_form /*tag*/) noexcept {
-  return iteration_form_rows;
+constexpr const auto& strategy_rows(jacobi_form /*tag*/) noexcept {
+  return jacobi_form_rows;
 }
 
-inline constexpr auto all_iteration_forms = detail::ids_of(iteration_form_rows);
+inline constexpr auto all_jacobi_forms = detail::ids_of(jacobi_form_rows);
 
 // How each segment of ksync::segment_reduce and ksync::cuda::segment_reduce is reduced: one Kokkos team
 // (portable) or one CUDA block (native) per segment.

@@ -6,7 +6,7 @@
 //   jacobi(exec, u, scratch, phases[, form])  asynchronous: enqueued on `exec`; nothing is fenced.
 //
 // The sweeps alternate between u and scratch; the returned View (u after an even number of phases, scratch
-// after an odd one) holds the result. Forms (ksync::iteration_form):
+// after an odd one) holds the result. Forms (ksync::jacobi_form):
 //   kokkos_parallel_for (default)  one parallel_for per sweep on `exec`: the instance orders them;
 //   kokkos_graph                   the sweeps as nodes of a Kokkos::Experimental::Graph, built on first use
 //                                  for these Views, phases and instance on this thread and submitted on
@@ -68,13 +68,13 @@ class jacobi_graph {
 
 template <class ExecutionSpace, class View>
 View jacobi(const ExecutionSpace& exec, const View& u, const View& scratch, int phases,
-            iteration_form form = iteration_form::kokkos_parallel_for) {
+            jacobi_form form = jacobi_form::kokkos_parallel_for) {
   constexpr const char* where = "ksync::jacobi";
   using T = typename View::non_const_value_type;
   detail::check_jacobi_arguments<ExecutionSpace>(where, u, scratch, phases);
   const auto n = static_cast<std::int64_t>(u.extent(0));
   View result = phases % 2 == 0 ? u : scratch;
-  detail::check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
+  detail::check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an jacobi_form");
   detail::check_native_reachable<"ksync::jacobi", ExecutionSpace, T>(where, "form", form);
   if (is_native(form)) {
     detail::check_argument(u.span_is_contiguous() && scratch.span_is_contiguous(), where, "form = ", to_string(form),

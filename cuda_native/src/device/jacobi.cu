@@ -17,16 +17,16 @@ namespace detail {
 inline constexpr int max_sweeps_per_barrier = 256;
 
 template <class T>
-T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, iteration_form form,
+T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, jacobi_form form,
           const jacobi_tuning& tuning) {
   using jacobi_forms::where;
   check_argument(n >= 0, where, "n = ", n, " is negative");
   check_argument(phases >= 0, where, "phases = ", phases, " is negative");
   check_argument(n == 0 || (u != nullptr && scratch != nullptr), where, "u and scratch must not be null for n = ", n);
   check_argument(n == 0 || u != scratch, where, "u and scratch are the same buffer; the sweeps need two");
-  check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an iteration_form");
+  check_argument(is_known(form), where, "form = ", static_cast<int>(form), " is not an jacobi_form");
   check_argument(runs_in(form, strategy_half::native), where, "form = ", ksync::to_string(form),
-                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<iteration_form>{strategy_half::native});
+                 " is portable (Kokkos); ksync::cuda runs ", names_of_half<jacobi_form>{strategy_half::native});
   check_argument(tuning.block_size >= 1 && tuning.block_size <= 1024, where, "tuning.block_size = ", tuning.block_size,
                  " is outside [1, 1024]");
   check_argument(tuning.sweeps_per_barrier >= 1 && tuning.sweeps_per_barrier <= max_sweeps_per_barrier, where,
@@ -46,8 +46,8 @@ T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, ite
   return result;
 }
 
-template float* jacobi(cudaStream_t, float*, float*, std::int64_t, int, iteration_form, const jacobi_tuning&);
-template double* jacobi(cudaStream_t, double*, double*, std::int64_t, int, iteration_form, const jacobi_tuning&);
+template float* jacobi(cudaStream_t, float*, float*, std::int64_t, int, jacobi_form, const jacobi_tuning&);
+template double* jacobi(cudaStream_t, double*, double*, std::int64_t, int, jacobi_form, const jacobi_tuning&);
 
 }  // namespace detail
 

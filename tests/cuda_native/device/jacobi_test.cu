@@ -20,9 +20,9 @@
 
 namespace {
 
-using ksync::iteration_form;
+using ksync::jacobi_form;
 
-const std::vector<iteration_form> native_forms = ksync::ids_of_half<iteration_form>(ksync::strategy_half::native);
+const std::vector<jacobi_form> native_forms = ksync::ids_of_half<jacobi_form>(ksync::strategy_half::native);
 
 struct grid_shape {
   int blocks_per_multiprocessor;
@@ -30,8 +30,8 @@ struct grid_shape {
 };
 constexpr grid_shape persistent_shapes[] = {{1, 1}, {0, 1}, {1, 3}, {0, 8}};
 constexpr grid_shape launch_shapes[] = {{1, 1}};
-std::span<const grid_shape> shapes_of(iteration_form form) {
-  const bool persistent = form != iteration_form::launch_per_phase && form != iteration_form::cuda_graph;
+std::span<const grid_shape> shapes_of(jacobi_form form) {
+  const bool persistent = form != jacobi_form::launch_per_phase && form != jacobi_form::cuda_graph;
   return persistent ? std::span<const grid_shape>(persistent_shapes) : std::span<const grid_shape>(launch_shapes);
 }
 
@@ -124,7 +124,7 @@ TEST(JacobiGpu, TheKeptGraphIsRebuiltForEachChangedInput) {
     KSYNC_CUDA_CHECK(cudaMemcpy(c.u->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     KSYNC_CUDA_CHECK(cudaMemcpy(c.scratch->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
     float* result = ksync::cuda::jacobi(stream, c.u->data(), c.scratch->data(), static_cast<std::int64_t>(c.n),
-                                        c.phases, iteration_form::cuda_graph, {.block_size = c.block_size});
+                                        c.phases, jacobi_form::cuda_graph, {.block_size = c.block_size});
     KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
     std::vector<float> expected = ksync::test::jacobi_reference(start, c.phases);
     expected.resize(n, -7.0f);
@@ -136,9 +136,9 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
   float a = 0;
   float b = 0;
   const cudaStream_t stream = cudaStreamPerThread;
-  const auto form = iteration_form::launch_per_phase;
+  const auto form = jacobi_form::launch_per_phase;
   // jacobi(u, scratch, n, phases, form, tuning) refused with `expected` in the message.
-  const auto refused = [&](float* u, float* scratch, std::int64_t n, int phases, iteration_form f,
+  const auto refused = [&](float* u, float* scratch, std::int64_t n, int phases, jacobi_form f,
                            ksync::cuda::jacobi_tuning tuning, const char* expected) {
     return ksync::test::refuses([&] { (void)ksync::cuda::jacobi(stream, u, scratch, n, phases, f, tuning); }, expected);
   };
@@ -147,8 +147,8 @@ TEST(Jacobi, BadArgumentsThrowNamingThem) {
   EXPECT_TRUE(refused(&a, &b, 1, -2, form, plain, "phases = -2"));
   EXPECT_TRUE(refused(nullptr, &b, 1, 1, form, plain, "null"));
   EXPECT_TRUE(refused(&a, &a, 1, 1, form, plain, "same buffer"));
-  EXPECT_TRUE(refused(&a, &b, 1, 1, iteration_form::kokkos_graph, plain, "form = kokkos_graph"));
-  EXPECT_TRUE(refused(&a, &b, 1, 1, static_cast<iteration_form>(99), plain, "form = 99 is not an iteration_form"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, jacobi_form::kokkos_graph, plain, "form = kokkos_graph"));
+  EXPECT_TRUE(refused(&a, &b, 1, 1, static_cast<jacobi_form>(99), plain, "form = 99 is not an jacobi_form"));
   EXPECT_TRUE(refused(&a, &b, 1, 1, form, {.block_size = 0}, "tuning.block_size = 0"));
   EXPECT_TRUE(refused(&a, &b, 1, 1, form, {.sweeps_per_barrier = 0}, "tuning.sweeps_per_barrier = 0"));
   EXPECT_TRUE(

@@ -18,7 +18,7 @@ struct twin_of<"ksync::jacobi", Kokkos::Cuda, T> : twin_for_floating_point<T> {}
 
 template <class View>
 void twin(operation<"ksync::jacobi"> /*tag*/, const Kokkos::Cuda& exec, const View& u, const View& scratch, int phases,
-          iteration_form form) {
+          jacobi_form form) {
   (void)ksync::cuda::jacobi(exec.cuda_stream(), u.data(), scratch.data(), static_cast<std::int64_t>(u.extent(0)),
                             phases, form);
 }

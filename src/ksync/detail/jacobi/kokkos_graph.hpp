@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iteration_form::kokkos_graph — the sweeps as nodes of a Kokkos::Experimental::Graph (ksync::jacobi_graph,
+// jacobi_form::kokkos_graph — the sweeps as nodes of a Kokkos::Experimental::Graph (ksync::jacobi_graph,
 // ksync/jacobi.hpp), built on first use for these Views, phases and instance and submitted on `exec`.
 #pragma once
 
@@ -55,7 +55,7 @@ View submit_cached_jacobi_graph(const ExecutionSpace& exec, const View& u, const
 
 namespace jacobi_forms {
 
-struct kokkos_graph : implements<iteration_form::kokkos_graph> {
+struct kokkos_graph : implements<jacobi_form::kokkos_graph> {
   template <class ExecutionSpace, class View>
   static void run(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
     (void)submit_cached_jacobi_graph(exec, u, scratch, phases);

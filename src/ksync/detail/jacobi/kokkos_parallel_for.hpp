@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iteration_form::kokkos_parallel_for — one parallel_for per sweep on `exec`; the instance orders them.
+// jacobi_form::kokkos_parallel_for — one parallel_for per sweep on `exec`; the instance orders them.
 #pragma once
 
 #include <ksync/detail/jacobi/sweep.hpp>
@@ -9,7 +9,7 @@
 
 namespace ksync::detail::jacobi_forms {
 
-struct kokkos_parallel_for : implements<iteration_form::kokkos_parallel_for> {
+struct kokkos_parallel_for : implements<jacobi_form::kokkos_parallel_for> {
   template <class ExecutionSpace, class View>
   static void run(const ExecutionSpace& exec, const View& u, const View& scratch, int phases) {
     for_each_sweep(

@@ -2,7 +2,7 @@
 //
 // ksync::cuda::jacobi — a persistent iterative workload (docs/glossary.md: persistent kernel): `phases` Jacobi sweeps
 // of the 1-D Laplace problem on n points with fixed ends (ksync/stencil.hpp), each sweep reading what the previous one
-// wrote. The native forms of ksync::iteration_form differ only in what separates two sweeps:
+// wrote. The native forms of ksync::jacobi_form differ only in what separates two sweeps:
 //   persistent_grid_sync         one cooperative kernel, grid.sync() (grid from the occupancy API);
 //   persistent_spin_barrier      one kernel, spin_barrier_sync (acquire/release; co-residency checked);
 //   persistent_volatile_barrier  one kernel, volatile_spin_barrier_sync (a volatile sense flag);
@@ -47,7 +47,7 @@ struct jacobi_tuning {
 
 namespace detail {
 template <class T>
-T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, iteration_form form,
+T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, jacobi_form form,
           const jacobi_tuning& tuning);
 }  // namespace detail
 
@@ -55,7 +55,7 @@ T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, ite
 // a block size outside [1, 1024], sweeps_per_barrier outside [1, 256], or a persistent grid that cannot be
 // resident at once.
 template <class T>
-T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, iteration_form form,
+T* jacobi(cudaStream_t stream, T* u, T* scratch, std::int64_t n, int phases, jacobi_form form,
           const jacobi_tuning& tuning = {}) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::cuda::jacobi supports float and double");
   return detail::jacobi(stream, u, scratch, n, phases, form, tuning);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iteration_form::cuda_graph — the per-phase launches captured once into a CUDA graph (jacobi_graph) and
+// jacobi_form::cuda_graph — the per-phase launches captured once into a CUDA graph (jacobi_graph) and
 // replayed: the graph is kept per thread for the last (buffers, n, phases, block size, device) used.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct cuda_graph : ksync::detail::implements<iteration_form::cuda_graph> {
+struct cuda_graph : ksync::detail::implements<jacobi_form::cuda_graph> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     struct cached_graph {

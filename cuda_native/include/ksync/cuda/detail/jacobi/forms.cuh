@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The native forms of ksync::cuda::jacobi, one file each in this folder, and the one table from
-// ksync::iteration_form to them (ksync/detail/strategy_table.hpp). Complete at compile time: every form
-// iteration_form_rows (ksync/types.hpp) gives to the native half has exactly one row, and no other. Adding a
+// ksync::jacobi_form to them (ksync/detail/strategy_table.hpp). Complete at compile time: every form
+// jacobi_form_rows (ksync/types.hpp) gives to the native half has exactly one row, and no other. Adding a
 // form: its enumerator and row in ksync/types.hpp, a file here (a struct deriving
 // from implements<id>, with `run`), its row below.
 #pragma once

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// iteration_form::persistent_grid_sync — every phase in one cooperative kernel, cooperative_groups'
+// jacobi_form::persistent_grid_sync — every phase in one cooperative kernel, cooperative_groups'
 // grid.sync() between rounds (a persistent kernel); the grid comes from the occupancy API.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace ksync::cuda::detail::jacobi_forms {
 
-struct persistent_grid_sync : ksync::detail::implements<iteration_form::persistent_grid_sync> {
+struct persistent_grid_sync : ksync::detail::implements<jacobi_form::persistent_grid_sync> {
   template <class T>
   static void run(const jacobi_run<T>& run) {
     const auto kernel = jacobi_kernels::jacobi_grid_sync_kernel<T>;
