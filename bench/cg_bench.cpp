@@ -112,7 +112,7 @@ void time_ksync_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence r
   });
   ksync::bench::check_cg_solve(state, result.iterations, iterations, result.relative_residual,
                                true_residual(exec, m, b, x));
-  ksync::bench::record_cg(state, m, iterations, form != cg_form::host_scalars && form != cg_form::device_scalars,
+  ksync::bench::record_cg(state, m, iterations, ksync::runs_fused_pass(form),
                           recurrence == ksync::cg_recurrence::pipelined);
 }
 

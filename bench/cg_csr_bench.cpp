@@ -151,7 +151,7 @@ void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix
   });
   ksync::bench::check_cg_solve(state, result.iterations, matrix.file.empty() ? iterations : result.iterations,
                                result.relative_residual, p.true_residual(exec));
-  record(state, host, result.iterations, form != cg_form::host_scalars && form != cg_form::device_scalars, variant);
+  record(state, host, result.iterations, ksync::runs_fused_pass(form), variant);
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ void time_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurre
   }
   KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
   ksync::bench::check_cg_solve(state, result.iterations, iterations, result.relative_residual, true_residual(b, x, m));
-  const bool fused = form != cg_form::host_scalars && form != cg_form::device_scalars;
+  const bool fused = ksync::runs_fused_pass(form);
   ksync::bench::record_cg(state, m, iterations, fused, recurrence == ksync::cg_recurrence::pipelined);
 }
 

@@ -95,7 +95,7 @@ void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, k
   ksync::bench::record_cg(state, state.range(0), result.iterations, false);
   state.counters["unknowns"] = static_cast<double>(host.rows);
   state.counters["bytes_per_iteration"] = ksync::bench::cg_csr_bytes_per_iteration(
-      host, form != cg_form::host_scalars && form != cg_form::device_scalars, variant.jacobi(), variant.pipelined());
+      host, ksync::runs_fused_pass(form), variant.jacobi(), variant.pipelined());
 }
 
 // The CG of NVIDIA's conjugateGradient sample: cusparseSpMV for A p, cublasDdot for p.Ap and r.r into host

@@ -43,11 +43,8 @@ void ksync::bench::register_jacobi_benchmarks(bool smoke) {
   using ksync::jacobi_form;
   const auto sizes = jacobi_sizes(smoke);
   const int phases = jacobi_phases(smoke);
-  for (const auto form :
-       {jacobi_form::persistent_grid_sync, jacobi_form::persistent_spin_barrier,
-        jacobi_form::persistent_volatile_barrier, jacobi_form::launch_per_phase, jacobi_form::cuda_graph}) {
-    const bool persistent = form == jacobi_form::persistent_grid_sync || form == jacobi_form::persistent_spin_barrier ||
-                            form == jacobi_form::persistent_volatile_barrier;
+  for (const auto form : ksync::implementations_of_half<jacobi_form>(ksync::strategy_half::native)) {
+    const bool persistent = ksync::runs_in_one_launch(form);
     // Persistent forms: 256-thread blocks at one per multiprocessor and at full occupancy, 1024-thread
     // blocks at one per multiprocessor (fewer blocks arrive at each barrier), and 256-thread blocks at one
     // per multiprocessor with 4 and 16 sweeps between two barriers (tiles in shared memory).

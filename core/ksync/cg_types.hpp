@@ -44,15 +44,51 @@ enum class cg_form {
   persistent_spin_barrier,
 };
 
-// One row per form, in the enum's order: every name and half comes from here (both: each half has its own).
-inline constexpr strategy_row<cg_form> cg_form_rows[] = {
-    {.id = cg_form::host_scalars, .name = "host_scalars", .half = strategy_half::both},
-    {.id = cg_form::device_scalars, .name = "device_scalars", .half = strategy_half::both},
-    {.id = cg_form::fused, .name = "fused", .half = strategy_half::both},
-    {.id = cg_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
-    {.id = cg_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
-    {.id = cg_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
-    {.id = cg_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
+// What cg_form's rows say of a form besides its name and half.
+//   fused_pass  an iteration is one fused pass per matrix product (the direction update and the dots ride
+//               in the operator's pass), so the form can run the pipelined recurrence; otherwise it runs one
+//               pass per vector operation, and a preconditioner of yours can be enqueued between them;
+//   one_launch  the whole solve is one kernel launch whose grid stays resident (tuning.blocks_per_multiprocessor
+//               bounds it, and a grid that cannot be resident at once is refused);
+//   graph       the iterations are captured once into a graph kept between solves, replayed while what it
+//               captured (vectors, operator, options) is unchanged.
+struct cg_form_columns {
+  bool fused_pass;
+  bool one_launch;
+  bool graph;
+};
+
+// One row per form, in the enum's order: every name, half and column comes from here (both: each half has
+// its own).
+inline constexpr strategy_row<cg_form, cg_form_columns> cg_form_rows[] = {
+    {.id = cg_form::host_scalars,
+     .name = "host_scalars",
+     .half = strategy_half::both,
+     .columns = {.fused_pass = false, .one_launch = false, .graph = false}},
+    {.id = cg_form::device_scalars,
+     .name = "device_scalars",
+     .half = strategy_half::both,
+     .columns = {.fused_pass = false, .one_launch = false, .graph = false}},
+    {.id = cg_form::fused,
+     .name = "fused",
+     .half = strategy_half::both,
+     .columns = {.fused_pass = true, .one_launch = false, .graph = false}},
+    {.id = cg_form::kokkos_graph,
+     .name = "kokkos_graph",
+     .half = strategy_half::portable,
+     .columns = {.fused_pass = true, .one_launch = false, .graph = true}},
+    {.id = cg_form::cuda_graph,
+     .name = "cuda_graph",
+     .half = strategy_half::native,
+     .columns = {.fused_pass = true, .one_launch = false, .graph = true}},
+    {.id = cg_form::persistent_grid_sync,
+     .name = "persistent_grid_sync",
+     .half = strategy_half::native,
+     .columns = {.fused_pass = true, .one_launch = true, .graph = false}},
+    {.id = cg_form::persistent_spin_barrier,
+     .name = "persistent_spin_barrier",
+     .half = strategy_half::native,
+     .columns = {.fused_pass = true, .one_launch = true, .graph = false}},
 };
 static_assert(detail::rows_follow_the_enum(cg_form_rows), "cg_form_rows must list the cg_form values in order");
 
@@ -67,17 +103,23 @@ inline constexpr auto all_cg_forms = detail::ids_of(cg_form_rows);
   return detail::id_named(cg_form_rows, name, "ksync::cg_form_from_string", "form");
 }
 
-// Whether `form` runs the pipelined recurrence: the forms whose iteration is one fused pass (fused, the graph
-// forms, the persistent forms); host_scalars and device_scalars run one pass per vector operation.
+// Whether `form` iterates in one fused pass (its row's fused_pass): fused, the graph forms and the
+// persistent forms. False for a value past the rows.
+constexpr bool runs_fused_pass(cg_form form) noexcept {
+  return is_known(form) && columns_of(form).fused_pass;
+}
+
+// Whether `form` runs the pipelined recurrence: the forms of one fused pass; host_scalars and device_scalars
+// run one pass per vector operation.
 constexpr bool runs_pipelined(cg_form form) noexcept {
-  return form != cg_form::host_scalars && form != cg_form::device_scalars;
+  return runs_fused_pass(form);
 }
 
 // Whether `form` takes a preconditioner of yours (ksync::cg's overload with one, portable half): the forms of
 // one pass per vector operation, between which your z = M^-1 r is enqueued. The fused and graph forms form
 // the direction inside the operator's pass, and the native forms run ksync::cuda's kernels.
 constexpr bool takes_user_preconditioner(cg_form form) noexcept {
-  return !runs_pipelined(form);
+  return is_known(form) && !columns_of(form).fused_pass;
 }
 
 // Preconditioning. none: classic CG. jacobi: PCG with M = diag(A) (the operator gives its diagonal as
@@ -163,25 +205,11 @@ inline void check_cg_options(const char* where, const cg_options& options) {
                  detail::listed(cg_recurrence_names), ")");
 }
 
-// The names of the forms that run the pipelined recurrence, read from the rows, for messages.
-struct pipelined_form_names {
-  template <class Stream>
-  friend Stream& operator<<(Stream& out, pipelined_form_names /*names*/) {
-    bool first = true;
-    for (const auto& row : cg_form_rows) {
-      if (!runs_pipelined(row.id)) continue;
-      out << (first ? "" : ", ") << row.name;
-      first = false;
-    }
-    return out;
-  }
-};
-
 // Throws std::invalid_argument unless `form` runs the recurrence the options ask for (runs_pipelined).
 inline void check_cg_recurrence(const char* where, cg_form form, const cg_options& options) {
   check_argument(options.recurrence != cg_recurrence::pipelined || runs_pipelined(form), where,
                  "options.recurrence = pipelined needs one fused pass an iteration; form = ", to_string(form),
-                 " runs one pass per vector operation (use one of ", pipelined_form_names{}, ")");
+                 " runs one pass per vector operation (use one of ", names_where<cg_form>{runs_pipelined}, ")");
 }
 
 // The state every device-side form keeps where its kernels read it: the scalars of the recurrence and the

@@ -23,24 +23,31 @@ namespace ksync {
 // either (not an implementation: each half's own choice, as `automatic` is).
 enum class strategy_half { either, portable, native, both };
 
-template <class Id>
+// A row without columns of its own: what most enums' rows are.
+struct no_columns {};
+
+// One enumerator's row. Columns holds what the enum says of its members besides name and half (cg_form's:
+// whether an iteration is one fused pass, whether the solve is one launch), so that tests, benchmarks and
+// checks ask the row instead of listing members by hand.
+template <class Id, class Columns = no_columns>
 struct strategy_row {
   Id id;
   std::string_view name;
   strategy_half half;
+  [[no_unique_address]] Columns columns{};
 };
 
 namespace detail {
 
-template <class Id, std::size_t N>
-constexpr bool rows_follow_the_enum(const strategy_row<Id> (&rows)[N]) {
+template <class Id, class Columns, std::size_t N>
+constexpr bool rows_follow_the_enum(const strategy_row<Id, Columns> (&rows)[N]) {
   for (std::size_t i = 0; i < N; ++i)
     if (static_cast<std::size_t>(rows[i].id) != i) return false;
   return true;
 }
 
-template <class Id, std::size_t N>
-constexpr std::array<Id, N> ids_of(const strategy_row<Id> (&rows)[N]) {
+template <class Id, class Columns, std::size_t N>
+constexpr std::array<Id, N> ids_of(const strategy_row<Id, Columns> (&rows)[N]) {
   std::array<Id, N> ids{};
   for (std::size_t i = 0; i < N; ++i)
     ids[i] = rows[i].id;
@@ -79,14 +86,14 @@ constexpr listed_names<N> listed(const std::string_view (&names)[N]) noexcept {
 
 // Whether `id` has a row (not for an integer cast to the enum past its rows). An index comparison, not a
 // pointer one: it must stay a constant expression under -fsanitize=undefined too.
-template <class Id, std::size_t N>
-constexpr bool in_rows(const strategy_row<Id> (& /*rows*/)[N], Id id) {
+template <class Id, class Columns, std::size_t N>
+constexpr bool in_rows(const strategy_row<Id, Columns> (& /*rows*/)[N], Id id) {
   return static_cast<std::size_t>(id) < N;
 }
 
 // The id named `name`; throws std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
-template <class Id, std::size_t N>
-Id id_named(const strategy_row<Id> (&rows)[N], std::string_view name, const char* where, const char* noun) {
+template <class Id, class Columns, std::size_t N>
+Id id_named(const strategy_row<Id, Columns> (&rows)[N], std::string_view name, const char* where, const char* noun) {
   std::string known;
   for (const auto& row : rows) {
     if (row.name == name) return row.id;
@@ -126,6 +133,29 @@ template <has_strategy_rows Id>
 template <has_strategy_rows Id>
 [[nodiscard]] constexpr bool is_known(Id id) noexcept {
   return detail::in_rows(strategy_rows(id), id);
+}
+
+// The columns of `id`'s row (an enum whose rows have some). `id` must name a row: a constant expression
+// past the rows does not compile, and at run time ask is_known first.
+template <has_strategy_rows Id>
+[[nodiscard]] constexpr const auto& columns_of(Id id) noexcept {
+  return strategy_rows(id)[static_cast<std::size_t>(id)].columns;
+}
+
+// Whether `id`'s work runs as one launch whose grid stays resident (persistent forms): the one_launch column
+// of enums whose rows have one (cg_form, jacobi_form). False for a value past the rows.
+template <has_strategy_rows Id>
+  requires requires(Id id) { columns_of(id).one_launch; }
+[[nodiscard]] constexpr bool runs_in_one_launch(Id id) noexcept {
+  return is_known(id) && columns_of(id).one_launch;
+}
+
+// Whether `id`'s work is captured once into a graph kept between calls (the graph forms): the graph column
+// of enums whose rows have one (cg_form, jacobi_form). False for a value past the rows.
+template <has_strategy_rows Id>
+  requires requires(Id id) { columns_of(id).graph; }
+[[nodiscard]] constexpr bool replays_a_graph(Id id) noexcept {
+  return is_known(id) && columns_of(id).graph;
 }
 
 // Whether `half`'s entry points take `id`: the half's own rows, those both halves implement, and the
@@ -172,9 +202,26 @@ struct names_of_half {
   }
 };
 
+// The names of the rows `keep` selects, for messages, written only when streamed:
+// `out << names_where<cg_form>{runs_pipelined}` writes "fused, kokkos_graph, ...".
+template <has_strategy_rows Id>
+struct names_where {
+  bool (*keep)(Id);
+  template <class Stream>
+  friend Stream& operator<<(Stream& out, const names_where& names) {
+    bool first = true;
+    for (const auto& row : strategy_rows(Id{})) {
+      if (!names.keep(row.id)) continue;
+      out << (first ? "" : ", ") << row.name;
+      first = false;
+    }
+    return out;
+  }
+};
+
 // Which rows a half's table of implementations must list: its own and those both halves implement.
-template <class Id>
-constexpr bool must_implement(const strategy_row<Id>& row, strategy_half half) noexcept {
+template <class Id, class Columns>
+constexpr bool must_implement(const strategy_row<Id, Columns>& row, strategy_half half) noexcept {
   return row.half == half || row.half == strategy_half::both;
 }
 

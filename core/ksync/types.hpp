@@ -123,19 +123,47 @@ enum class jacobi_form {
 };
 using iteration_form [[deprecated("ksync::iteration_form is now ksync::jacobi_form")]] = jacobi_form;
 
+// What jacobi_form's rows say of a form besides its name and half. one_launch: every phase runs in one
+// kernel whose grid stays resident (the persistent forms), so the grid must fit on the device at once;
+// graph: the phases are captured once into a graph kept between calls, replayed while what it captured is
+// unchanged.
+struct jacobi_form_columns {
+  bool one_launch;
+  bool graph;
+};
+
 // One row per form, in the enum's order; each half's table of forms (ksync/detail/jacobi/forms.hpp,
 // ksync/cuda/detail/jacobi/forms.cuh) is checked against it at compile time. No form is shared: each
 // half runs its own.
-inline constexpr strategy_row<jacobi_form> jacobi_form_rows[] = {
-    {.id = jacobi_form::persistent_grid_sync, .name = "persistent_grid_sync", .half = strategy_half::native},
-    {.id = jacobi_form::persistent_spin_barrier, .name = "persistent_spin_barrier", .half = strategy_half::native},
+inline constexpr strategy_row<jacobi_form, jacobi_form_columns> jacobi_form_rows[] = {
+    {.id = jacobi_form::persistent_grid_sync,
+     .name = "persistent_grid_sync",
+     .half = strategy_half::native,
+     .columns = {.one_launch = true, .graph = false}},
+    {.id = jacobi_form::persistent_spin_barrier,
+     .name = "persistent_spin_barrier",
+     .half = strategy_half::native,
+     .columns = {.one_launch = true, .graph = false}},
     {.id = jacobi_form::persistent_volatile_barrier,
      .name = "persistent_volatile_barrier",
-     .half = strategy_half::native},
-    {.id = jacobi_form::launch_per_phase, .name = "launch_per_phase", .half = strategy_half::native},
-    {.id = jacobi_form::cuda_graph, .name = "cuda_graph", .half = strategy_half::native},
-    {.id = jacobi_form::kokkos_parallel_for, .name = "kokkos_parallel_for", .half = strategy_half::portable},
-    {.id = jacobi_form::kokkos_graph, .name = "kokkos_graph", .half = strategy_half::portable},
+     .half = strategy_half::native,
+     .columns = {.one_launch = true, .graph = false}},
+    {.id = jacobi_form::launch_per_phase,
+     .name = "launch_per_phase",
+     .half = strategy_half::native,
+     .columns = {.one_launch = false, .graph = false}},
+    {.id = jacobi_form::cuda_graph,
+     .name = "cuda_graph",
+     .half = strategy_half::native,
+     .columns = {.one_launch = false, .graph = true}},
+    {.id = jacobi_form::kokkos_parallel_for,
+     .name = "kokkos_parallel_for",
+     .half = strategy_half::portable,
+     .columns = {.one_launch = false, .graph = false}},
+    {.id = jacobi_form::kokkos_graph,
+     .name = "kokkos_graph",
+     .half = strategy_half::portable,
+     .columns = {.one_launch = false, .graph = true}},
 };
 static_assert(detail::rows_follow_the_enum(jacobi_form_rows),
               "jacobi_form_rows must list the jacobi_form values in order");

@@ -224,10 +224,10 @@ class cg_solver {
                            std::function<void(const const_vector&, const vector&)> precondition) {
     constexpr const char* where = "ksync::cg";
     constexpr bool rows = detail::cg::row_operator<Operator, vector>;
-    detail::check_argument(rows || (form != cg_form::fused && form != cg_form::kokkos_graph), where,
-                           "form = ", to_string(form),
+    detail::check_argument(rows || !runs_fused_pass(form), where, "form = ", to_string(form),
                            " forms the direction where the operator reads it and needs an operator given by its rows; "
-                           "an apply operator runs host_scalars and device_scalars");
+                           "an apply operator runs ",
+                           names_where<cg_form>{[](cg_form one) { return is_known(one) && !runs_fused_pass(one); }});
     constexpr bool has_diagonal = detail::cg::diagonal_operator<Operator>;
     const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
     detail::check_argument(!jacobi || has_diagonal, where,

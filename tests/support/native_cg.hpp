@@ -61,6 +61,15 @@ void expect_csr_solves(const host_csr_matrix<T, Index, Offset>& host, ksync::cg_
   expect_agrees(c, result, x, sparse_agreement<T>(recurrence, c.reference.iterations));
 }
 
+// ksync::cuda's forms whose row `keep` selects (ksync::runs_in_one_launch, ksync::replays_a_graph, ...), in
+// the enum's order: what a test of a property loops over, so that a new form with it is tested too.
+inline std::vector<ksync::cg_form> native_forms_where(bool (*keep)(ksync::cg_form)) {
+  std::vector<ksync::cg_form> forms;
+  for (const auto form : ksync::implementations_of_half<ksync::cg_form>(ksync::strategy_half::native))
+    if (keep(form)) forms.push_back(form);
+  return forms;
+}
+
 // Runs solve(tuning) on the grid shapes that change how the persistent kernels share out the work: one
 // element and several per thread, the occupancy's blocks and one block per multiprocessor.
 template <class Solve>

@@ -46,7 +46,7 @@ TYPED_TEST(CsrCgGpu, JacobiPreconditionedSolvesEveryFamily) {
                                          expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi);
                                        });
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::variable_2d, 12);
-  for (const auto form : {cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+  for (const auto form : ksync::test::native_forms_where(ksync::runs_in_one_launch<cg_form>))
     expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi, ksync::cg_recurrence::classic,
                       {.elements_per_thread = 64, .blocks_per_multiprocessor = 1});
 }
@@ -83,18 +83,18 @@ TYPED_TEST(CsrCgGpu, EveryIndexPairSolves) {
   }
 }
 
-// The persistent kernels walk the rows grid-stride: several rows per thread, one block, one block per SM.
-TYPED_TEST(CsrCgGpu, PersistentFormsOnEveryGridShape) {
+// The fused-pass kernels walk the rows grid-stride: several rows per thread, one block, one block per SM.
+TYPED_TEST(CsrCgGpu, FusedPassFormsOnEveryGridShape) {
   using T = TypeParam;
   const int m = ksync::test::cg_grid_enabled(40) ? 40 : 12;
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, m);
   ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
-    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+    for (const auto form : ksync::test::native_forms_where(ksync::runs_fused_pass))
       expect_csr_solves(host, form, ksync::cg_preconditioner::none, ksync::cg_recurrence::classic, tuning);
   });
 }
 
-// The cuda_graph form keeps its graph between solves; one solver, one x, another matrix: rebuilt.
+// The graph forms (cuda_graph) keep their graph between solves; one solver, one x, another matrix: rebuilt.
 TEST(CsrCgGpu, AKeptGraphIsRebuiltForAnotherMatrix) {
   KSYNC_REQUIRE_GPU();
   const int m = 8;
@@ -105,15 +105,18 @@ TEST(CsrCgGpu, AKeptGraphIsRebuiltForAnotherMatrix) {
   const auto b_host = ksync::test::sparse_right_hand_side<double>(first.rows, 5u);
   const ksync::cuda::device_buffer<double> b(b_host);
   ksync::cuda::device_buffer<double> x(std::vector<double>(b_host.size(), 0.0));
-  ksync::cuda::cg_solver<double> solver(a.a);
   ksync::cg_options options;
   options.tolerance = 1e-10;
-  for (const auto* matrix : {&a, &c}) {
-    x.copy_from(std::vector<double>(b_host.size(), 0.0));
-    const auto result = solver.solve(cudaStreamPerThread, matrix->a, b.data(), x.data(), cg_form::cuda_graph, options);
-    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-    EXPECT_TRUE(result.converged);
-    EXPECT_LE(ksync::test::sparse_true_residual(matrix == &a ? first : second, b_host, x.to_host()), 1e-8);
+  for (const auto form : ksync::test::native_forms_where(ksync::replays_a_graph<cg_form>)) {
+    SCOPED_TRACE(std::string(ksync::to_string(form)));
+    ksync::cuda::cg_solver<double> solver(a.a);
+    for (const auto* matrix : {&a, &c}) {
+      x.copy_from(std::vector<double>(b_host.size(), 0.0));
+      const auto result = solver.solve(cudaStreamPerThread, matrix->a, b.data(), x.data(), form, options);
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+      EXPECT_TRUE(result.converged);
+      EXPECT_LE(ksync::test::sparse_true_residual(matrix == &a ? first : second, b_host, x.to_host()), 1e-8);
+    }
   }
 }
 

@@ -55,12 +55,12 @@ TYPED_TEST(CgPipelinedGpu, EveryFormSolvesEveryFamily) {
 
 // One grid barrier an iteration: several rows per thread, one block, one block per multiprocessor, and a
 // grid large enough that the shares are folded by the block (more than 128 blocks).
-TYPED_TEST(CgPipelinedGpu, PersistentFormsOnEveryGridShape) {
+TYPED_TEST(CgPipelinedGpu, FusedPassFormsOnEveryGridShape) {
   using T = TypeParam;
   const int m = sanitizing() ? 12 : 200;
   const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, m);
   ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
-    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+    for (const auto form : ksync::test::native_forms_where(ksync::runs_fused_pass))
       ksync::test::expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi, cg_recurrence::pipelined, tuning);
   });
 }
@@ -106,7 +106,7 @@ TEST(CgTrueResidualGpu, ARecurrenceBelowTheTrueResidualIsCaught) {
   }
 }
 
-// The cuda_graph form's graph captures the recurrence: pipelined, classic, pipelined on one solver and x.
+// The graph forms' graph (cuda_graph's) captures the recurrence: pipelined, classic, pipelined on one solver.
 TEST(CgPipelinedGpu, AKeptGraphIsRebuiltWhenTheRecurrenceChanges) {
   KSYNC_REQUIRE_GPU();
   const auto host = ksync::test::generate<double, std::int32_t>(sparse_family::variable_2d, 12);
@@ -116,17 +116,19 @@ TEST(CgPipelinedGpu, AKeptGraphIsRebuiltWhenTheRecurrenceChanges) {
   const auto reference = ksync::test::host_sparse_cg(host, b_host, zero, 1e-10, 2000);
   const ksync::cuda::device_buffer<double> b(b_host);
   ksync::cuda::device_buffer<double> x(zero);
-  ksync::cuda::cg_solver<double> solver(matrix.a);
-  for (const auto recurrence : {cg_recurrence::pipelined, cg_recurrence::classic, cg_recurrence::pipelined}) {
-    SCOPED_TRACE(std::string(ksync::to_string(recurrence)));
-    x.copy_from(zero);
-    auto options = ksync::test::cg_options_with(1e-10, 2000, 4);
-    options.recurrence = recurrence;
-    const auto result = solver.solve(cudaStreamPerThread, matrix.a, b.data(), x.data(), cg_form::cuda_graph, options);
-    KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
-    EXPECT_TRUE(result.converged);
-    EXPECT_NEAR(result.iterations, reference.iterations, 2);
-    EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host()), 2e-10);
+  for (const auto form : ksync::test::native_forms_where(ksync::replays_a_graph<cg_form>)) {
+    ksync::cuda::cg_solver<double> solver(matrix.a);
+    for (const auto recurrence : {cg_recurrence::pipelined, cg_recurrence::classic, cg_recurrence::pipelined}) {
+      SCOPED_TRACE(std::string(ksync::to_string(form)) + ", " + std::string(ksync::to_string(recurrence)));
+      x.copy_from(zero);
+      auto options = ksync::test::cg_options_with(1e-10, 2000, 4);
+      options.recurrence = recurrence;
+      const auto result = solver.solve(cudaStreamPerThread, matrix.a, b.data(), x.data(), form, options);
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+      EXPECT_TRUE(result.converged);
+      EXPECT_NEAR(result.iterations, reference.iterations, 2);
+      EXPECT_LE(ksync::test::sparse_true_residual(host, b_host, x.to_host()), 2e-10);
+    }
   }
 }
 

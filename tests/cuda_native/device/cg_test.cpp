@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,13 +46,13 @@ TYPED_TEST(CgGpu, EveryNativeFormMatchesTheHostReference) {
   }
 }
 
-TYPED_TEST(CgGpu, PersistentFormsOnEveryGridShape) {
+TYPED_TEST(CgGpu, FusedPassFormsOnEveryGridShape) {
   using T = TypeParam;
   // 10,000 unknowns: 40 blocks at one element per thread, one at 64; 1,600 under the sanitizers: 7 and 1.
   const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
   const auto guess = ksync::test::cg_right_hand_side<T>(m, 12u);
   ksync::test::for_each_grid_shape([&](const ksync::cuda::cg_tuning& tuning) {
-    for (const auto form : {cg_form::fused, cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier})
+    for (const auto form : ksync::test::native_forms_where(ksync::runs_fused_pass))
       expect_matches_reference<T>(m, form, guess, tuning);
   });
 }
@@ -123,13 +124,17 @@ TEST(CgGpuArguments, BadInputIsRefusedBeforeAnyWork) {
             "ksync::cuda::cg: options.max_iterations = 0 must be at least 1");
   EXPECT_EQ(message([&] { (void)solver.solve(s, nullptr, x.data(), cg_form::fused); }), "ksync::cuda::cg: b is null");
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), nullptr, cg_form::fused); }), "ksync::cuda::cg: x is null");
-  EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::kokkos_graph); }),
-            "ksync::cuda::cg: form = kokkos_graph is portable (Kokkos); ksync::cuda runs host_scalars, "
-            "device_scalars, fused, cuda_graph, persistent_grid_sync, persistent_spin_barrier");
+  for (const auto form : ksync::all_cg_forms) {  // the portable half's own forms, refused naming ksync::cuda's
+    if (ksync::half_of(form) != ksync::strategy_half::portable) continue;
+    std::ostringstream expected;
+    expected << "ksync::cuda::cg: form = " << ksync::to_string(form) << " is portable (Kokkos); ksync::cuda runs "
+             << ksync::names_of_half<cg_form>{ksync::strategy_half::native};
+    EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), form); }), expected.str());
+  }
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::fused, {}, {.elements_per_thread = 0}); }),
             "ksync::cuda::cg: tuning.elements_per_thread = 0 must be at least 1");
   // A grid that cannot be resident at once: refused before the launch, naming what fits.
-  for (const auto form : {cg_form::persistent_grid_sync, cg_form::persistent_spin_barrier}) {
+  for (const auto form : ksync::test::native_forms_where(ksync::runs_in_one_launch<cg_form>)) {
     EXPECT_NE(message([&] {
                 (void)solver.solve(s, b.data(), x.data(), form, {}, {.blocks_per_multiprocessor = 1000});
               }).find("ksync::cuda::cg: blocks_per_multiprocessor = 1000 but only "),

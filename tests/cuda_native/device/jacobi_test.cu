@@ -31,8 +31,8 @@ struct grid_shape {
 constexpr grid_shape persistent_shapes[] = {{1, 1}, {0, 1}, {1, 3}, {0, 8}};
 constexpr grid_shape launch_shapes[] = {{1, 1}};
 std::span<const grid_shape> shapes_of(jacobi_form form) {
-  const bool persistent = form != jacobi_form::launch_per_phase && form != jacobi_form::cuda_graph;
-  return persistent ? std::span<const grid_shape>(persistent_shapes) : std::span<const grid_shape>(launch_shapes);
+  return ksync::runs_in_one_launch(form) ? std::span<const grid_shape>(persistent_shapes)
+                                         : std::span<const grid_shape>(launch_shapes);
 }
 
 KSYNC_TYPED_GPU_SUITE(JacobiGpu, ksync::test::floating_types);
@@ -88,7 +88,7 @@ TEST(JacobiGpu, AGraphReplaysItsPhasesAndBackToBackCallsContinue) {
   EXPECT_EQ(ksync::cuda::barrier_timeouts(stream), 0u);
 }
 
-// The cuda_graph form keeps the graph it captured per thread: each captured input changed once (the other
+// The graph forms (cuda_graph) keep the graph they captured per thread: each captured input changed once (the other
 // buffers, fewer points, another phase count, another block size) must give the reference, as a fresh
 // capture does. An odd phase count leaves the result in scratch, so that a graph still sweeping the old
 // scratch shows. The block size shapes the grid only: a stale graph would compute the same bits.
@@ -115,20 +115,23 @@ TEST(JacobiGpu, TheKeptGraphIsRebuiltForEachChangedInput) {
                         {"phases", &other_u, &other_scratch, n - 1000, 10, 256},
                         {"block size", &other_u, &other_scratch, n - 1000, 10, 64},
                         {"nothing (a replay)", &other_u, &other_scratch, n - 1000, 10, 64}};
-  unsigned int seed = 1;
-  for (const auto& c : calls) {
-    SCOPED_TRACE(std::string("changed: ") + c.changed);
-    std::vector<float> start = ksync::test::jacobi_start<float>(c.n, seed++);
-    std::vector<float> padded = start;
-    padded.resize(n, -7.0f);  // past n: must stay as it is
-    KSYNC_CUDA_CHECK(cudaMemcpy(c.u->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-    KSYNC_CUDA_CHECK(cudaMemcpy(c.scratch->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-    float* result = ksync::cuda::jacobi(stream, c.u->data(), c.scratch->data(), static_cast<std::int64_t>(c.n),
-                                        c.phases, jacobi_form::cuda_graph, {.block_size = c.block_size});
-    KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<float> expected = ksync::test::jacobi_reference(start, c.phases);
-    expected.resize(n, -7.0f);
-    EXPECT_EQ(result == c.u->data() ? c.u->to_host() : c.scratch->to_host(), expected);
+  for (const auto form : native_forms) {
+    if (!ksync::replays_a_graph(form)) continue;  // the forms that keep a captured graph
+    unsigned int seed = 1;
+    for (const auto& c : calls) {
+      SCOPED_TRACE(std::string(ksync::to_string(form)) + ", changed: " + c.changed);
+      std::vector<float> start = ksync::test::jacobi_start<float>(c.n, seed++);
+      std::vector<float> padded = start;
+      padded.resize(n, -7.0f);  // past n: must stay as it is
+      KSYNC_CUDA_CHECK(cudaMemcpy(c.u->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      KSYNC_CUDA_CHECK(cudaMemcpy(c.scratch->data(), padded.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      float* result = ksync::cuda::jacobi(stream, c.u->data(), c.scratch->data(), static_cast<std::int64_t>(c.n),
+                                          c.phases, form, {.block_size = c.block_size});
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+      std::vector<float> expected = ksync::test::jacobi_reference(start, c.phases);
+      expected.resize(n, -7.0f);
+      EXPECT_EQ(result == c.u->data() ? c.u->to_host() : c.scratch->to_host(), expected);
+    }
   }
 }
 

@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,19 +45,31 @@ TYPED_TEST(NativeSegmentReduceGpu, EveryFormOperatorAndBlockSizeMatchesTheRefere
 // Sizes not compiled in are refused with the list of those that are; portable forms naming the form.
 TEST(NativeSegmentReduceArguments, SizesNotCompiledInAndPortableFormsAreRefused) {
   float value = 0;
-  const auto refused = [&](int segment_size, ksync::segment_form form, const char* expected) {
+  const auto refused = [&](int segment_size, ksync::segment_form form, const std::string& expected) {
     return refuses(
         [&] {
           ksync::cuda::segment_reduce<float>(nullptr, &value, 1, segment_size, ksync::reduce_op::sum, form, &value);
         },
         expected);
   };
-  EXPECT_TRUE(refused(64, ksync::segment_form::tree,
-                      "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of 32, 96, 100, 128, "
-                      "256, 1024"));
-  EXPECT_TRUE(refused(32, ksync::segment_form::team_reduce,
-                      "ksync::cuda::segment_reduce: form = team_reduce is portable (Kokkos); ksync::cuda runs tree, "
-                      "shuffle"));
+  const int compiled = ksync::cuda::segment_reduce_sizes.front();
+  const int absent = 64;
+  ASSERT_EQ(std::ranges::count(ksync::cuda::segment_reduce_sizes, absent), 0);
+  std::ostringstream sizes;
+  for (const int size : ksync::cuda::segment_reduce_sizes)
+    sizes << (size == compiled ? "" : ", ") << size;
+  for (const auto form : forms) {
+    EXPECT_TRUE(refused(
+        absent, form, "ksync::cuda::segment_reduce: segment_size = 64 is not compiled in; use one of " + sizes.str()));
+  }
+  for (const auto form : ksync::all_segment_forms) {  // the portable half's own forms, refused naming ksync::cuda's
+    if (ksync::half_of(form) != ksync::strategy_half::portable) continue;
+    std::ostringstream expected;
+    expected << "ksync::cuda::segment_reduce: form = " << ksync::to_string(form)
+             << " is portable (Kokkos); ksync::cuda runs "
+             << ksync::names_of_half<ksync::segment_form>{ksync::strategy_half::native};
+    EXPECT_TRUE(refused(compiled, form, expected.str()));
+  }
 }
 
 }  // namespace
