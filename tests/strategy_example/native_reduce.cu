@@ -2,8 +2,8 @@
 //
 // The native_reduce example of docs/architecture.md, applied to a copy of the headers (CMakeLists.txt
 // here): reduce_strategy::single_block, one file and one row, instantiated through the native table by a
-// transform_reduce with a user functor. Compiled only: running it needs a native library built from the
-// patched headers. Built without its table row (native_rowless), the same file must not compile.
+// transform_reduce with a user functor; native_reduce_test.cu runs it. Built without its table row
+// (native_rowless), the same file must not compile.
 #include <ksync/cuda/device/reduce.cuh>
 
 #include <cuda_runtime_api.h>
