@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Every committed results folder whose fingerprint carries a source tree hash (tools/fingerprint) is the
 commit its name ends with: git's hash of that commit's tree equals the hash measured where the run ran.
-Folders from before the hash are listed as not verifiable; with nothing checkable (a shallow clone) the test
-exits 77 (skipped). usage: check_result_folders.py SOURCE_DIR"""
+Folders from before the hash are listed as not verifiable. A folder without fingerprint.json is listed as
+such; from RULE_DATE on (CONTRIBUTING.md's results-folder rule) it fails unless its README says why it has
+none. With nothing checkable (a shallow clone) the test exits 77 (skipped).
+usage: check_result_folders.py SOURCE_DIR"""
 
 import json
 import pathlib
@@ -11,6 +13,8 @@ import re
 import sys
 
 sys.dont_write_bytecode = True
+
+RULE_DATE = "2026-12-02"  # CONTRIBUTING.md asks every results folder for a fingerprint.json from then on
 
 
 def main():
@@ -23,6 +27,14 @@ def main():
     for folder in sorted((root / "docs" / "results").iterdir()):
         path = folder / "fingerprint.json"
         if not path.exists():
+            readme = folder / "README.md"
+            says_why = readme.exists() and "fingerprint.json" in readme.read_text()
+            if says_why:
+                print(f"{folder.name}: no fingerprint.json (its README says why): not verifiable")
+            elif folder.name[:10] < RULE_DATE:
+                print(f"{folder.name}: no fingerprint.json (recorded before the rule): not verifiable")
+            else:
+                failures.append(f"{folder.name}: no fingerprint.json, and its README does not say why")
             continue
         data = json.loads(path.read_text())
         if "source_tree_sha256" not in data:
