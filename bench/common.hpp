@@ -295,6 +295,7 @@ benchmark::internal::Benchmark* add_timed(const std::string& name, std::int64_t 
 // Each suite registers its benchmarks for the sizes `smoke` selects; each benchmark binary (portable,
 // native) defines these for its own half.
 void register_reduce_benchmarks(bool smoke);
+void register_transform_benchmarks(bool smoke);
 void register_cg_benchmarks(bool smoke);
 void register_cg_csr_benchmarks(bool smoke, const std::string& matrix_file);  // sparse.hpp: --ksync_matrix
 void register_round_trip_benchmarks(bool smoke);
@@ -311,6 +312,7 @@ void register_concurrency_benchmarks(bool smoke);  // native binary only
 // The families both binaries run, in the order the report lists them.
 inline void register_families_of_both_halves(bool smoke, const std::string& matrix_file = {}) {
   register_reduce_benchmarks(smoke);
+  register_transform_benchmarks(smoke);
   register_parallel_for_benchmarks(smoke);
   register_round_trip_benchmarks(smoke);
   register_cg_benchmarks(smoke);

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Portable device-wide reductions and transform on Kokkos' default execution space, side by side in one run
-// with: Kokkos' own parallel_reduce (the `kokkos` strategy, what users write), Kokkos Kernels' sum and dot
-// when built with them, a device copy and a read-only stream (the bandwidth ceilings), and — on the CUDA
-// backend — ksync's native kernels reached through the bridge and CUB's DeviceReduce::Sum on the same
-// instance's stream, timed by the same harness (the vendor baseline of this run).
+// Portable device-wide reductions on Kokkos' default execution space, side by side in one run with: Kokkos'
+// own parallel_reduce (the `kokkos` strategy, what users write), Kokkos Kernels' sum and dot when built with
+// them, a device copy and a read-only stream (the bandwidth ceilings, transform_bench.cpp's too), and — on
+// the CUDA backend — ksync's native kernels reached through the bridge and CUB's DeviceReduce::Sum on the
+// same instance's stream, timed by the same harness (the vendor baseline of this run).
 #include "portable.hpp"
 
 #include <ksync/config.hpp>
 #include <ksync/reduce.hpp>
-#include <ksync/transform.hpp>
 #if KSYNC_HAS_KOKKOS_KERNELS
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_sum.hpp>
@@ -163,45 +162,6 @@ void time_read_stream(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(n);
 }
 
-struct Twice {
-  KOKKOS_FUNCTION float operator()(float x) const { return 2.0f * x; }
-};
-
-void time_transform(benchmark::State& state, ksync::transform_strategy strategy, timing mode = timing::throughput) {
-  const std::int64_t n = state.range(0);
-  const Exec exec;
-  const auto in = make_input(exec, n);
-  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "out"), n);
-  time_on_instance(state, exec, 2 * n * 4, [&] { ksync::transform(exec, in, out, Twice{}, strategy); }, mode);
-  check_elements(state, exec, out, twice_pattern{}, "y = 2x");
-  state.counters["n"] = static_cast<double>(n);
-}
-
-// y = 2x written directly with Kokkos, as applications write it, beside the library's `kokkos` strategy
-// (which forces a 64-bit index): the default RangePolicy, a 32-bit index, and a 32-bit index with launch
-// bounds of 256 threads and 4 blocks per multiprocessor (what ksync's tuned reduction uses). These show what
-// the Kokkos baseline costs by its own form, not by ksync's choice of it.
-template <class Index>
-struct TwiceAt {
-  Kokkos::View<const float*> in;
-  Kokkos::View<float*> out;
-  KOKKOS_FUNCTION void operator()(Index i) const { out(i) = 2.0f * in(i); }
-};
-
-template <class Policy>
-void time_kokkos_for(benchmark::State& state) {
-  const std::int64_t n = state.range(0);
-  const Exec exec;
-  const auto in = make_input(exec, n);
-  const Kokkos::View<float*> out(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "out"), n);
-  using Index = typename Policy::index_type;
-  time_on_instance(state, exec, 2 * n * 4, [&] {
-    Kokkos::parallel_for("kokkos_for", Policy(exec, 0, static_cast<Index>(n)), TwiceAt<Index>{in, out});
-  });
-  check_elements(state, exec, out, twice_pattern{}, "y = 2x");
-  state.counters["n"] = static_cast<double>(n);
-}
-
 void register_strategy(const std::string& name, std::int64_t n, reduce_op op, reduce_strategy strategy) {
   add_timed(name, n, time_reduce, op, strategy, timing::throughput);
 }
@@ -231,19 +191,6 @@ void register_reduce_benchmarks(bool smoke) {
 #endif
     add_timed("portable/device_copy/float", n, device_copy, timing::throughput);
     add_timed("portable/read_stream/float", n, time_read_stream);
-    for (const auto strategy : {ksync::transform_strategy::kokkos, ksync::transform_strategy::tuned}) {
-      add_timed("portable/transform/float/" + std::string(ksync::to_string(strategy)), n, time_transform, strategy,
-                timing::throughput);
-    }
-    add_timed("kokkos/transform/float/range_policy", n, time_kokkos_for<Kokkos::RangePolicy<Exec>>);
-    add_timed("kokkos/transform/float/index_int32", n,
-              time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>>);
-    add_timed("kokkos/transform/float/index_int32_launch_bounds_256_4", n,
-              time_kokkos_for<Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::LaunchBounds<256, 4>>>);
-    if (bridge) {
-      add_timed("bridge/transform/float/native", n, time_transform, ksync::transform_strategy::native,
-                timing::throughput);
-    }
   }
   // Cold rows (GPU backends, whose L2 the hot rows' smaller sizes fit in): one call after the cache was
   // overwritten.
@@ -255,8 +202,6 @@ void register_reduce_benchmarks(bool smoke) {
           ->Iterations(cold_samples(smoke));
     }
     add_timed("portable/device_copy_cold/float", n, device_copy, cold)->Iterations(cold_samples(smoke));
-    add_timed("portable/transform_cold/float/tuned", n, time_transform, ksync::transform_strategy::tuned, cold)
-        ->Iterations(cold_samples(smoke));
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     for (const auto op : {reduce_op::min, reduce_op::max}) {

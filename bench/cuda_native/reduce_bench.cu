@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Native device-wide reductions and transform, side by side with the vendor baselines in one run: every
-// ksync::cuda strategy against CUB DeviceReduce (sum, min, max), cuBLAS dot, and a device-to-device copy
-// (the bandwidth ceiling), all timed with CUDA events on one stream. The tuning knobs are swept at a
-// launch-bound and a bandwidth-bound size.
+// Native device-wide reductions, side by side with the vendor baselines in one run: every ksync::cuda
+// strategy against CUB DeviceReduce (sum, min, max), cuBLAS dot, and a device-to-device copy (the bandwidth
+// ceiling, transform_bench.cu's too), all timed with CUDA events on one stream. The tuning knobs are swept at
+// a launch-bound and a bandwidth-bound size.
 #include "native.cuh"
 
 #include <ksync/cuda/device/reduce.hpp>
-#include <ksync/cuda/device/transform.cuh>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 
@@ -167,26 +166,6 @@ void time_native_read_stream(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(n);
 }
 
-// y = 2x, the transform target: compare with native/device_copy/float (same bytes: read n, write n).
-struct Twice {
-  __device__ float operator()(float x) const { return 2.0f * x; }
-};
-
-void time_native_transform(benchmark::State& state, ksync::cuda::transform_tuning tuning, timing mode) {
-  const std::int64_t n = state.range(0);
-  const auto in = make_input<float>(n);
-  device_buffer<float> out(static_cast<std::size_t>(n));
-  time_on_stream(
-      state, cudaStreamPerThread, 2 * n * 4,
-      [&] {
-        ksync::cuda::transform(cudaStreamPerThread, in.data(), static_cast<std::size_t>(n), out.data(), Twice{},
-                               tuning);
-      },
-      mode);
-  check_elements(state, out.data(), n, twice_pattern{}, "y = 2x");
-  state.counters["n"] = static_cast<double>(n);
-}
-
 template <class T>
 void register_operator_and_type_comparisons(std::int64_t n) {
   const std::string type = type_name<T>();
@@ -214,11 +193,6 @@ void register_reduce_benchmarks(bool smoke) {
     add_timed("cub/reduce_latency/sum/float", n, time_cub_reduce<float>, reduce_op::sum, timing::latency);
     add_timed("native/device_copy/float", n, device_copy, timing::throughput);
     add_timed("native/read_stream/float", n, time_native_read_stream);
-    add_timed("native/transform/float", n, time_native_transform, ksync::cuda::transform_tuning{}, timing::throughput);
-    for (const int items : {0, 2}) {  // the resident grid-stride loop, and two packs per thread
-      add_timed("native/transform/float/i" + std::to_string(items), n, time_native_transform,
-                ksync::cuda::transform_tuning{.items_per_thread = items}, timing::throughput);
-    }
   }
   // Cold rows: one call after the L2 was overwritten, where the hot rows' data fits in it.
   for (const auto n : cold_sizes(smoke)) {
@@ -229,8 +203,6 @@ void register_reduce_benchmarks(bool smoke) {
     add_timed("cub/reduce_cold/sum/float", n, time_cub_reduce<float>, reduce_op::sum, cold)
         ->Iterations(cold_samples(smoke));
     add_timed("native/device_copy_cold/float", n, device_copy, cold)->Iterations(cold_samples(smoke));
-    add_timed("native/transform_cold/float", n, time_native_transform, ksync::cuda::transform_tuning{}, cold)
-        ->Iterations(cold_samples(smoke));
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     register_operator_and_type_comparisons<float>(n);
@@ -251,20 +223,6 @@ void register_reduce_benchmarks(bool smoke) {
                     reduce_strategy::last_block,
                     ksync::cuda::reduce_tuning{
                         .block_size = block_size, .items_per_thread = items, .blocks_per_sm = blocks_per_sm},
-                    timing::throughput);
-        }
-      }
-    }
-    // Transform knobs: block size x grid (i0: resident blocks, grid-stride; iK: K packs per thread, as many
-    // blocks as that takes) x streaming stores.
-    for (const int block_size : {256, 512}) {
-      for (const int items : {0, 1, 2, 4}) {
-        for (const bool streaming : {false, true}) {
-          const std::string knobs =
-              "b" + std::to_string(block_size) + "_i" + std::to_string(items) + (streaming ? "_cs" : "_wb");
-          add_timed("native/transform_tuning/float/" + knobs, n, time_native_transform,
-                    ksync::cuda::transform_tuning{
-                        .block_size = block_size, .items_per_thread = items, .streaming_stores = streaming},
                     timing::throughput);
         }
       }
