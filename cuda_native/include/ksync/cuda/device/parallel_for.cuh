@@ -9,10 +9,10 @@
 // n is an int32 or an int64 (f receives that type: n >= 2^31 needs int64). f is called exactly once for
 // each index, in no particular order and with no barrier between calls: an index's work must not depend on
 // another's. The strategies (how indices map to threads) are rows of ksync::index_strategy, one file each
-// in detail/parallel_for/.
+// in detail/parallel/.
 #pragma once
 
-#include <ksync/cuda/detail/parallel_for/strategies.cuh>
+#include <ksync/cuda/detail/parallel/strategies.cuh>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/index_strategy.hpp>
 

@@ -5,9 +5,9 @@
 // is resolved by native_index_choice().
 #pragma once
 
-#include <ksync/cuda/detail/parallel_for/block_batched.cuh>
-#include <ksync/cuda/detail/parallel_for/grid_stride.cuh>
-#include <ksync/cuda/detail/parallel_for/thread_per_index.cuh>
+#include <ksync/cuda/detail/parallel/block_batched.cuh>
+#include <ksync/cuda/detail/parallel/grid_stride.cuh>
+#include <ksync/cuda/detail/parallel/thread_per_index.cuh>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <cstdint>
