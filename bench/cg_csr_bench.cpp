@@ -4,14 +4,23 @@
 // matrix (a parallel_for over the rows for A p, blocking parallel_reduce dots into host scalars:
 // `kokkos_host_scalars`), and the Jacobi-preconditioned CG such an application writes (the same, plus the
 // inverse diagonal once a solve and z = D^-1 r an iteration: `jacobi/kokkos_host_scalars`), which the Jacobi
-// forms are measured against. Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE +
-// cuBLAS anchor are in bench/cuda_native/cg_csr_bench.cu.
+// forms are measured against. Where Kokkos Kernels is found, the CG its users write too
+// (`kokkos_kernels_host_scalars`: KokkosSparse::spmv, KokkosBlas::dot into host scalars, KokkosBlas::axpby).
+// Timed as the stencil rows (cg_bench.cpp). The native forms and the cuSPARSE + cuBLAS anchor are in
+// bench/cuda_native/cg_csr_bench.cu.
 #include "kokkos_cg_steps.hpp"
 #include "portable.hpp"
 #include "sparse.hpp"
 
 #include <ksync/cg.hpp>
 #include <ksync/csr_matrix.hpp>
+
+#if KSYNC_HAS_KOKKOS_KERNELS
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <KokkosSparse_spmv.hpp>
+#endif
 
 #include <chrono>
 #include <cmath>
@@ -137,6 +146,51 @@ void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matri
          {.preconditioner = jacobi ? ksync::cg_preconditioner::jacobi : ksync::cg_preconditioner::none});
 }
 
+#if KSYNC_HAS_KOKKOS_KERNELS
+// The CG a Kokkos Kernels user writes for a CrsMatrix: every step a Kokkos Kernels call on exec, each dot a
+// blocking reduction into a host scalar (the classic recurrence, as time_kokkos_cg without a preconditioner).
+void time_kokkos_kernels_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
+  const Exec exec;
+  const auto& host = matrix.load(state.range(0));
+  problem p(exec, host);
+  const std::int64_t n = p.n();
+  using Crs = KokkosSparse::CrsMatrix<double, int, Exec::device_type, void, int>;
+  const typename Crs::row_map_type::non_const_type row_map("ksync::bench::row_map", n + 1);
+  const typename Crs::index_type::non_const_type entries("ksync::bench::entries", p.a.nnz());
+  const typename Crs::values_type::non_const_type values("ksync::bench::values", p.a.nnz());
+  Kokkos::deep_copy(exec, row_map, p.a.row_offsets());
+  Kokkos::deep_copy(exec, entries, p.a.columns());
+  Kokkos::deep_copy(exec, values, p.a.values());
+  const Crs a("ksync::bench::crs", static_cast<int>(n), static_cast<int>(n), static_cast<int>(p.a.nnz()), values,
+              row_map, entries);
+  const Vector r("r", n), d("p", n), ad("ap", n);
+  double recurrence = 0;
+  int ran = 0;
+  ksync::bench::time_solves(state, [&] {
+    Kokkos::deep_copy(exec, p.x, 0.0);
+    Kokkos::deep_copy(exec, d, 0.0);
+    Kokkos::deep_copy(exec, r, p.b);
+    double rho = KokkosBlas::dot(exec, r, r);
+    const double rho_start = rho;
+    double beta = 0;
+    ran = 0;
+    for (int k = 0; k < iterations && std::sqrt(rho / rho_start) > matrix.tolerance(); ++k, ++ran) {
+      KokkosBlas::axpby(exec, 1.0, r, beta, d);  // p = r + beta p
+      KokkosSparse::spmv(exec, "N", 1.0, a, d, 0.0, ad);
+      const double alpha = rho / KokkosBlas::dot(exec, d, ad);
+      KokkosBlas::axpby(exec, alpha, d, 1.0, p.x);
+      KokkosBlas::axpby(exec, -alpha, ad, 1.0, r);
+      const double rho_next = KokkosBlas::dot(exec, r, r);
+      beta = rho_next / rho;
+      rho = rho_next;
+    }
+    return recurrence = std::sqrt(rho / rho_start);
+  });
+  ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, p.true_residual(exec));
+  record(state, host, ran, false);
+}
+#endif
+
 void time_ksync_cg(benchmark::State& state, const ksync::bench::csr_case& matrix,
                    const ksync::bench::cg_csr_variant& variant, cg_form form, int iterations) {
   const Exec exec;
@@ -165,6 +219,10 @@ void ksync::bench::register_cg_csr_benchmarks(bool smoke, const std::string& mat
     for (const auto m : cg_csr_sizes(matrix_case, smoke, host)) {
       add_timed("portable/cg_csr/" + matrix + "/kokkos_host_scalars/double", m, time_kokkos_cg, matrix_case, false,
                 iterations);
+#if KSYNC_HAS_KOKKOS_KERNELS
+      add_timed("portable/cg_csr/" + matrix + "/kokkos_kernels_host_scalars/double", m, time_kokkos_kernels_cg,
+                matrix_case, iterations);
+#endif
       for (const auto& variant : cg_csr_variants(matrix_case)) {
         // The Jacobi forms' own baseline: the Jacobi PCG as a Kokkos application writes it.
         if (variant.jacobi() && !variant.pipelined())

@@ -25,7 +25,7 @@ PAIRS = [
     ("CG, built-in operator", r"portable/cg/(?!kokkos_host_scalars/)(?:pipelined/)?[a-z_]+/double",
      "portable/cg/kokkos_host_scalars/double"),
     ("CG, CSR matrices",
-     r"portable/cg_csr/(?P<matrix>[^/]+)/(?P<jacobi>jacobi/)?(?:pipelined/)?(?!kokkos_host_scalars/)[a-z_]+/double",
+     r"portable/cg_csr/(?P<matrix>[^/]+)/(?P<jacobi>jacobi/)?(?:pipelined/)?(?!kokkos_host_scalars/|kokkos_kernels_host_scalars/)[a-z_]+/double",
      "portable/cg_csr/{matrix}/{jacobi}kokkos_host_scalars/double"),
     ("reductions", r"portable/(?P<op>reduce|reduce_latency)/(?P<kind>[a-z]+)/(?P<type>[a-z0-9]+)/(?!kokkos$)[a-z_-]+",
      "portable/{op}/{kind}/{type}/kokkos"),
