@@ -23,6 +23,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -162,6 +163,10 @@ void time_read_stream(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(n);
 }
 
+// The strategies the latency, cold and focused sweeps compare: Kokkos' own and ksync's fastest portable one
+// (the main sweep above times every portable strategy of the rows).
+constexpr std::array focus_strategies{reduce_strategy::kokkos, reduce_strategy::tuned};
+
 void register_strategy(const std::string& name, std::int64_t n, reduce_op op, reduce_strategy strategy) {
   add_timed(name, n, time_reduce, op, strategy, timing::throughput);
 }
@@ -182,7 +187,7 @@ void register_reduce_benchmarks(bool smoke) {
     }
 #endif
     // One call from an idle instance to its fence, launch included.
-    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+    for (const auto strategy : focus_strategies) {
       add_timed("portable/reduce_latency/sum/float/" + std::string(ksync::to_string(strategy)), n, time_reduce,
                 reduce_op::sum, strategy, timing::latency);
     }
@@ -196,7 +201,7 @@ void register_reduce_benchmarks(bool smoke) {
   // overwritten.
   for (const auto n : ksync::runs_on_host<Exec> ? std::vector<std::int64_t>{} : cold_sizes(smoke)) {
     const auto cold = timing::cold;
-    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+    for (const auto strategy : focus_strategies) {
       add_timed("portable/reduce_cold/sum/float/" + std::string(ksync::to_string(strategy)), n, time_reduce,
                 reduce_op::sum, strategy, cold)
           ->Iterations(cold_samples(smoke));
@@ -205,13 +210,13 @@ void register_reduce_benchmarks(bool smoke) {
   }
   for (const auto n : reduce_focus_sizes(smoke)) {
     for (const auto op : {reduce_op::min, reduce_op::max}) {
-      for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+      for (const auto strategy : focus_strategies) {
         register_strategy("portable/reduce/" + std::string(ksync::to_string(op)) + "/float/" +
                               std::string(ksync::to_string(strategy)),
                           n, op, strategy);
       }
     }
-    for (const auto strategy : {reduce_strategy::kokkos, reduce_strategy::tuned}) {
+    for (const auto strategy : focus_strategies) {
       add_timed("portable/dot/float/" + std::string(ksync::to_string(strategy)), n, time_dot, strategy);
     }
 #if KSYNC_HAS_KOKKOS_KERNELS

@@ -61,7 +61,8 @@ void time_kokkos_for(benchmark::State& state) {
 void register_transform_benchmarks(bool smoke) {
   constexpr bool bridge = ksync::has_native_bridge<Exec>;
   for (const auto n : reduce_sweep_sizes(smoke, ksync::runs_on_host<Exec>)) {
-    for (const auto strategy : {ksync::transform_strategy::kokkos, ksync::transform_strategy::tuned}) {
+    for (const auto strategy :
+         ksync::implementations_of_half<ksync::transform_strategy>(ksync::strategy_half::portable)) {
       add_timed("portable/transform/float/" + std::string(ksync::to_string(strategy)), n, time_transform, strategy,
                 timing::throughput);
     }

@@ -139,7 +139,7 @@ void ksync::bench::register_node_benchmarks(bool smoke) {
   const std::vector<std::int64_t> reduce_sizes =
       smoke ? std::vector<std::int64_t>{1 << 12}
             : std::vector<std::int64_t>{1 << 20, 1 << 24, std::int64_t{1} << 28, std::int64_t{1} << 30};
-  for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+  for (const auto combine : ksync::implementations_of_half<combine_strategy>(ksync::strategy_half::native)) {
     if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
     for (const int gpus : gpu_counts) {
       auto* rows = benchmark::RegisterBenchmark(

@@ -14,6 +14,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -166,6 +167,10 @@ void time_native_read_stream(benchmark::State& state) {
   state.counters["n"] = static_cast<double>(n);
 }
 
+// The strategies the dot rows set beside cuBLAS's dot: the two-kernel reduction and the one-launch one
+// (the main sweep above times every native strategy of the rows).
+constexpr std::array dot_strategies{reduce_strategy::two_pass, reduce_strategy::last_block};
+
 template <class T>
 void register_operator_and_type_comparisons(std::int64_t n) {
   const std::string type = type_name<T>();
@@ -209,7 +214,7 @@ void register_reduce_benchmarks(bool smoke) {
     register_operator_and_type_comparisons<double>(n);
     register_operator_and_type_comparisons<std::int32_t>(n);
     register_operator_and_type_comparisons<std::int64_t>(n);
-    for (const auto strategy : {reduce_strategy::two_pass, reduce_strategy::last_block}) {
+    for (const auto strategy : dot_strategies) {
       add_timed("native/dot/float/" + std::string(ksync::to_string(strategy)), n, time_native_dot, strategy);
     }
     add_timed("cublas/dot/float", n, time_cublas_dot);

@@ -154,7 +154,7 @@ TEST(NodeGpu, ReduceAcrossGpusMatchesTheReferenceForEveryCombine) {
           host[i] = static_cast<std::int64_t>((i * 7919) % 100'003) - 50'000;
         distributed_buffer<std::int64_t> data(group, n);
         data.scatter_from(host);
-        for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+        for (const auto combine : ksync::implementations_of_half<combine_strategy>(ksync::strategy_half::native)) {
           if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
           for (const auto op : {reduce_op::sum, reduce_op::min, reduce_op::max}) {
             SCOPED_TRACE(std::to_string(count) + " GPU(s), n = " + std::to_string(n) + ", " +
@@ -175,7 +175,7 @@ TEST(NodeGpu, AsynchronousReduceLeavesTheValueOnEveryGpu) {
   distributed_buffer<double> data(group, n);
   data.scatter_from(host);
   distributed_buffer<double> results(group, 2);  // one value on each GPU
-  for (const auto combine : {combine_strategy::peer_gather, combine_strategy::nccl}) {
+  for (const auto combine : ksync::implementations_of_half<combine_strategy>(ksync::strategy_half::native)) {
     if (combine == combine_strategy::nccl && !ksync::cuda::node::has_nccl()) continue;
     const std::vector<double*> targets{results.part(0), results.part(1)};
     ksync::cuda::node::reduce(group, data, reduce_op::sum, combine, std::span<double* const>(targets));
