@@ -94,100 +94,152 @@ void record(benchmark::State& state, const ksync::host_csr_matrix<double, std::i
       ksync::bench::cg_csr_bytes_per_iteration(host, fused, variant.jacobi(), variant.pipelined());
 }
 
-// The CG (jacobi: the Jacobi PCG) a Kokkos application writes; `z` is `r` itself without a preconditioner.
-void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, bool jacobi, int iterations) {
-  const Exec exec;
-  const auto& host = matrix.load(state.range(0));
-  problem p(exec, host);
-  const std::int64_t n = p.n();
-  const Vector r("r", n), d("p", n), ad("ap", n);
-  const Vector z = jacobi ? Vector("z", n) : r;
-  const Vector inverse = jacobi ? Vector("inverse_diagonal", n) : Vector();
-  const auto precondition = [&] {
-    if (jacobi)
-      Kokkos::parallel_for("ksync::bench::kokkos_cg::precondition", Policy(exec, 0, n),
-                           Precondition{.inverse = inverse, .r = r, .z = z});
-  };
-  double recurrence = 0;
+// The classic CG loop an application writes, its scalars on the host. `steps` enqueues the vector operations:
+// restart() x = 0, p = 0, r = b, z = M^-1 r; rz() r . z, blocking; direction(beta) p = z + beta p; apply()
+// A p; pap() p . A p, blocking; update(alpha) x += alpha p, r -= alpha A p, z = M^-1 r. Returns the iterations
+// run and sets `recurrence` to sqrt(r . z / its value at the start).
+template <class Steps>
+int host_scalar_cg(const Steps& steps, int iterations, double tolerance, double& recurrence) {
+  steps.restart();
+  double rho = steps.rz();
+  const double rho_start = rho;
+  double beta = 0;
   int ran = 0;
-  ksync::bench::time_solves(state, [&] {
+  for (; ran < iterations && std::sqrt(rho / rho_start) > tolerance; ++ran) {
+    steps.direction(beta);
+    steps.apply();
+    steps.update(rho / steps.pap());
+    const double rho_next = steps.rz();
+    beta = rho_next / rho;
+    rho = rho_next;
+  }
+  recurrence = std::sqrt(rho / rho_start);
+  return ran;
+}
+
+// The steps of the CG (jacobi: the Jacobi PCG) a Kokkos application writes; `z` is `r` itself without a
+// preconditioner.
+struct kokkos_steps {
+  kokkos_steps(const Exec& on, const problem& solved, bool jacobi)
+      : exec(on),
+        p(solved),
+        r("r", solved.n()),
+        d("p", solved.n()),
+        ad("ap", solved.n()),
+        z(jacobi ? Vector("z", solved.n()) : r),
+        inverse(jacobi ? Vector("inverse_diagonal", solved.n()) : Vector()) {}
+  Exec exec;
+  const problem& p;
+  Vector r, d, ad, z, inverse;
+
+  [[nodiscard]] Policy all() const { return {exec, 0, p.n()}; }
+  void precondition() const {
+    if (inverse.data() != nullptr)
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::precondition", all(),
+                           Precondition{.inverse = inverse, .r = r, .z = z});
+  }
+  void restart() const {
     Kokkos::deep_copy(exec, p.x, 0.0);
     Kokkos::deep_copy(exec, d, 0.0);
     Kokkos::deep_copy(exec, r, p.b);
-    if (jacobi)
-      Kokkos::parallel_for("ksync::bench::kokkos_cg::inverse_diagonal", Policy(exec, 0, n),
+    if (inverse.data() != nullptr)
+      Kokkos::parallel_for("ksync::bench::kokkos_cg::inverse_diagonal", all(),
                            InverseDiagonal{.a = p.a, .inverse = inverse});
     precondition();
-    double rho = 0;
-    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = z}, rho);
-    const double rho_start = rho;
-    double beta = 0;
-    ran = 0;
-    for (int k = 0; k < iterations && std::sqrt(rho / rho_start) > matrix.tolerance(); ++k, ++ran) {
-      Kokkos::parallel_for("ksync::bench::kokkos_cg::direction", Policy(exec, 0, n),
-                           Direction{.r = z, .p = d, .beta = beta});
-      Kokkos::parallel_for(
-          "ksync::bench::kokkos_cg::apply", Policy(exec, 0, n),
-          Apply{.row_offsets = p.a.row_offsets(), .columns = p.a.columns(), .values = p.a.values(), .p = d, .ap = ad});
-      double d_ad = 0;
-      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = d, .v = ad}, d_ad);
-      Kokkos::parallel_for("ksync::bench::kokkos_cg::update", Policy(exec, 0, n),
-                           Update{.x = p.x, .r = r, .p = d, .ap = ad, .alpha = rho / d_ad});
-      precondition();
-      double rho_next = 0;
-      Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", Policy(exec, 0, n), Dot{.u = r, .v = z}, rho_next);
-      beta = rho_next / rho;
-      rho = rho_next;
-    }
-    return recurrence = std::sqrt(rho / rho_start);
+  }
+  [[nodiscard]] double dot(const Vector& u, const Vector& v) const {
+    double sum = 0;
+    Kokkos::parallel_reduce("ksync::bench::kokkos_cg::dot", all(), Dot{.u = u, .v = v}, sum);
+    return sum;
+  }
+  [[nodiscard]] double rz() const { return dot(r, z); }
+  [[nodiscard]] double pap() const { return dot(d, ad); }
+  void direction(double beta) const {
+    Kokkos::parallel_for("ksync::bench::kokkos_cg::direction", all(), Direction{.r = z, .p = d, .beta = beta});
+  }
+  void apply() const {
+    Kokkos::parallel_for(
+        "ksync::bench::kokkos_cg::apply", all(),
+        Apply{.row_offsets = p.a.row_offsets(), .columns = p.a.columns(), .values = p.a.values(), .p = d, .ap = ad});
+  }
+  void update(double alpha) const {
+    Kokkos::parallel_for("ksync::bench::kokkos_cg::update", all(),
+                         Update{.x = p.x, .r = r, .p = d, .ap = ad, .alpha = alpha});
+    precondition();
+  }
+};
+
+#if KSYNC_HAS_KOKKOS_KERNELS
+// The steps of the CG a Kokkos Kernels user writes for a CrsMatrix: every step a Kokkos Kernels call on exec,
+// each dot a blocking reduction into a host scalar.
+struct kokkos_kernels_steps {
+  using crs = KokkosSparse::CrsMatrix<double, int, Exec::device_type, void, int>;
+  kokkos_kernels_steps(const Exec& on, const problem& solved)
+      : exec(on), p(solved), a(copy_of(on, solved.a)), r("r", solved.n()), d("p", solved.n()), ad("ap", solved.n()) {}
+  Exec exec;
+  const problem& p;
+  crs a;
+  Vector r, d, ad;
+
+  static crs copy_of(const Exec& exec, const Matrix& matrix) {
+    const typename crs::row_map_type::non_const_type row_map("ksync::bench::row_map", matrix.rows() + 1);
+    const typename crs::index_type::non_const_type entries("ksync::bench::entries", matrix.nnz());
+    const typename crs::values_type::non_const_type values("ksync::bench::values", matrix.nnz());
+    Kokkos::deep_copy(exec, row_map, matrix.row_offsets());
+    Kokkos::deep_copy(exec, entries, matrix.columns());
+    Kokkos::deep_copy(exec, values, matrix.values());
+    return {"ksync::bench::crs",
+            static_cast<int>(matrix.rows()),
+            static_cast<int>(matrix.cols()),
+            static_cast<int>(matrix.nnz()),
+            values,
+            row_map,
+            entries};
+  }
+  void restart() const {
+    Kokkos::deep_copy(exec, p.x, 0.0);
+    Kokkos::deep_copy(exec, d, 0.0);
+    Kokkos::deep_copy(exec, r, p.b);
+  }
+  [[nodiscard]] double rz() const { return KokkosBlas::dot(exec, r, r); }
+  [[nodiscard]] double pap() const { return KokkosBlas::dot(exec, d, ad); }
+  void direction(double beta) const { KokkosBlas::axpby(exec, 1.0, r, beta, d); }
+  void apply() const { KokkosSparse::spmv(exec, "N", 1.0, a, d, 0.0, ad); }
+  void update(double alpha) const {
+    KokkosBlas::axpby(exec, alpha, d, 1.0, p.x);
+    KokkosBlas::axpby(exec, -alpha, ad, 1.0, r);
+  }
+};
+#endif
+
+// A baseline CG (Steps: kokkos_steps or kokkos_kernels_steps, made from exec, the problem and `how`).
+template <class Steps, class... How>
+void time_baseline_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations,
+                      const ksync::bench::cg_csr_variant& variant, How... how) {
+  const Exec exec;
+  const auto& host = matrix.load(state.range(0));
+  const problem p(exec, host);
+  const Steps steps(exec, p, how...);
+  double recurrence = 0;
+  int ran = 0;
+  ksync::bench::time_solves(state, [&] {
+    ran = host_scalar_cg(steps, iterations, matrix.tolerance(), recurrence);
+    return recurrence;
   });
   ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, p.true_residual(exec));
-  record(state, host, ran, false,
-         {.preconditioner = jacobi ? ksync::cg_preconditioner::jacobi : ksync::cg_preconditioner::none});
+  record(state, host, ran, false, variant);
+}
+
+// The CG (jacobi: the Jacobi PCG) a Kokkos application writes.
+void time_kokkos_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, bool jacobi, int iterations) {
+  time_baseline_cg<kokkos_steps>(
+      state, matrix, iterations,
+      {.preconditioner = jacobi ? ksync::cg_preconditioner::jacobi : ksync::cg_preconditioner::none}, jacobi);
 }
 
 #if KSYNC_HAS_KOKKOS_KERNELS
-// The CG a Kokkos Kernels user writes for a CrsMatrix: every step a Kokkos Kernels call on exec, each dot a
-// blocking reduction into a host scalar (the classic recurrence, as time_kokkos_cg without a preconditioner).
 void time_kokkos_kernels_cg(benchmark::State& state, const ksync::bench::csr_case& matrix, int iterations) {
-  const Exec exec;
-  const auto& host = matrix.load(state.range(0));
-  problem p(exec, host);
-  const std::int64_t n = p.n();
-  using Crs = KokkosSparse::CrsMatrix<double, int, Exec::device_type, void, int>;
-  const typename Crs::row_map_type::non_const_type row_map("ksync::bench::row_map", n + 1);
-  const typename Crs::index_type::non_const_type entries("ksync::bench::entries", p.a.nnz());
-  const typename Crs::values_type::non_const_type values("ksync::bench::values", p.a.nnz());
-  Kokkos::deep_copy(exec, row_map, p.a.row_offsets());
-  Kokkos::deep_copy(exec, entries, p.a.columns());
-  Kokkos::deep_copy(exec, values, p.a.values());
-  const Crs a("ksync::bench::crs", static_cast<int>(n), static_cast<int>(n), static_cast<int>(p.a.nnz()), values,
-              row_map, entries);
-  const Vector r("r", n), d("p", n), ad("ap", n);
-  double recurrence = 0;
-  int ran = 0;
-  ksync::bench::time_solves(state, [&] {
-    Kokkos::deep_copy(exec, p.x, 0.0);
-    Kokkos::deep_copy(exec, d, 0.0);
-    Kokkos::deep_copy(exec, r, p.b);
-    double rho = KokkosBlas::dot(exec, r, r);
-    const double rho_start = rho;
-    double beta = 0;
-    ran = 0;
-    for (int k = 0; k < iterations && std::sqrt(rho / rho_start) > matrix.tolerance(); ++k, ++ran) {
-      KokkosBlas::axpby(exec, 1.0, r, beta, d);  // p = r + beta p
-      KokkosSparse::spmv(exec, "N", 1.0, a, d, 0.0, ad);
-      const double alpha = rho / KokkosBlas::dot(exec, d, ad);
-      KokkosBlas::axpby(exec, alpha, d, 1.0, p.x);
-      KokkosBlas::axpby(exec, -alpha, ad, 1.0, r);
-      const double rho_next = KokkosBlas::dot(exec, r, r);
-      beta = rho_next / rho;
-      rho = rho_next;
-    }
-    return recurrence = std::sqrt(rho / rho_start);
-  });
-  ksync::bench::check_cg_solve(state, ran, matrix.file.empty() ? iterations : ran, recurrence, p.true_residual(exec));
-  record(state, host, ran, false);
+  time_baseline_cg<kokkos_kernels_steps>(state, matrix, iterations, {});
 }
 #endif
 
