@@ -30,16 +30,27 @@ template <class Integer>
 inline constexpr bool csr_integer_v = std::is_same_v<Integer, std::int32_t> || std::is_same_v<Integer, std::int64_t> ||
                                       std::is_same_v<Integer, std::uint64_t>;
 
+// Lane `lane`'s share of row i of A v when `lanes` lanes fold the row side by side (ksync::spmv's
+// lanes_per_row): the products of entries row_offsets[i] + lane, + lane + lanes, ..., summed in that order, so
+// that neighbouring lanes read neighbouring entries and their loads coalesce. A lane past the row's end
+// returns 0. v(j) gives entry j.
+template <class T, class Offset, class Index, class Vector>
+KSYNC_HOST_DEVICE T csr_row_share(const Offset* row_offsets, const Index* columns, const T* values, const Vector& v,
+                                  std::int64_t i, int lane, int lanes) {
+  T sum = 0;
+  const Offset end = row_offsets[i + 1];
+  for (Offset k = row_offsets[i] + static_cast<Offset>(lane); k < end; k += static_cast<Offset>(lanes))
+    sum += values[k] * v(static_cast<std::int64_t>(columns[k]));
+  return sum;
+}
+
 // Row i of A v, where v(j) gives entry j (an array's accessor, or CG's direction r + beta p formed where A
-// reads it). The products are summed in the row's storage order, so both halves compute the same bits.
+// reads it): the one-lane share, the products summed in the row's storage order, so both halves compute the
+// same bits.
 template <class T, class Offset, class Index, class Vector>
 KSYNC_HOST_DEVICE T csr_row_apply(const Offset* row_offsets, const Index* columns, const T* values, const Vector& v,
                                   std::int64_t i) {
-  T sum = 0;
-  const Offset end = row_offsets[i + 1];
-  for (Offset k = row_offsets[i]; k < end; ++k)
-    sum += values[k] * v(static_cast<std::int64_t>(columns[k]));
-  return sum;
+  return csr_row_share<T>(row_offsets, columns, values, v, i, 0, 1);
 }
 
 // A(i, i): the sum of row i's entries in column i, 0 where there is none.

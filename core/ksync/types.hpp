@@ -197,6 +197,33 @@ constexpr const auto& strategy_rows(segment_form /*tag*/) noexcept {
 
 inline constexpr auto all_segment_forms = detail::ids_of(segment_form_rows);
 
+// How ksync::spmv and ksync::cuda::spmv share the rows of y = A x (a CSR matrix) among threads:
+//   automatic       each half's own choice (ksync/detail/spmv_choice.hpp): a row per thread on CPU backends;
+//                   on a GPU, lanes_per_row once the mean row length nnz / rows reaches spmv_long_rows
+//   row_per_thread  one thread folds a whole row (csr_row_apply): no collective at all, best for short rows
+//   lanes_per_row   a group of 2..32 lanes (a power of two from the mean row length) folds a row's entries
+//                   side by side, so that its loads coalesce, then combines its partial sums: portable, a
+//                   ThreadVectorRange reduction; native, __shfl_xor_sync within the group
+enum class spmv_strategy {
+  automatic,
+  row_per_thread,
+  lanes_per_row,
+};
+
+inline constexpr strategy_row<spmv_strategy> spmv_strategy_rows[] = {
+    {.id = spmv_strategy::automatic, .name = "automatic", .half = strategy_half::either},
+    {.id = spmv_strategy::row_per_thread, .name = "row_per_thread", .half = strategy_half::both},
+    {.id = spmv_strategy::lanes_per_row, .name = "lanes_per_row", .half = strategy_half::both},
+};
+static_assert(detail::rows_follow_the_enum(spmv_strategy_rows),
+              "spmv_strategy_rows must list the spmv_strategy values in order");
+
+constexpr const auto& strategy_rows(spmv_strategy /*tag*/) noexcept {
+  return spmv_strategy_rows;
+}
+
+inline constexpr auto all_spmv_strategies = detail::ids_of(spmv_strategy_rows);
+
 // Which half runs an operation that has one implementation in each and no strategies of its own
 // (reverse_in_block, reverse, segment_predicates, pipeline): portable, Kokkos code on any backend, or
 // native, ksync::cuda's twin on Kokkos::Cuda's stream through the bridge.
