@@ -16,6 +16,7 @@
 #include <ksync/reduce.hpp>
 #include <ksync/reverse.hpp>
 #include <ksync/segment_reduce.hpp>
+#include <ksync/spmv.hpp>
 #include <ksync/stencil.hpp>
 #include <ksync/transform.hpp>
 #include <ksync/types.hpp>
