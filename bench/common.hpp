@@ -306,6 +306,7 @@ void register_barrier_benchmarks(bool smoke);
 void register_jacobi_benchmarks(bool smoke);
 void register_pipeline_benchmarks(bool smoke);
 void register_parallel_for_benchmarks(bool smoke);
+void register_spmv_benchmarks(bool smoke);
 void register_node_benchmarks(bool smoke);         // native binary only
 void register_concurrency_benchmarks(bool smoke);  // native binary only
 
@@ -317,6 +318,7 @@ inline void register_families_of_both_halves(bool smoke, const std::string& matr
   register_round_trip_benchmarks(smoke);
   register_cg_benchmarks(smoke);
   register_cg_csr_benchmarks(smoke, matrix_file);
+  register_spmv_benchmarks(smoke);
   register_reverse_benchmarks(smoke);
   register_segment_reduce_benchmarks(smoke);
   register_predicates_benchmarks(smoke);
