@@ -22,11 +22,18 @@
 //   }
 // A state is zeroed (cudaMemsetAsync) before its first launch; a round that completes leaves it ready for
 // the next round and the next launch.
+//
+// A kernel written once for several grid barriers takes one of these as a template argument and calls
+// barrier.arrive_and_wait() (every thread of every block), which returns false where the block gave up:
+//   grid_sync_barrier  cooperative_groups' grid.sync() (a cooperative launch); never gives up;
+//   spin_barrier       spin_barrier_sync on a state, with its timeout.
+// CG's persistent kernels (detail/cg/) are written so.
 #pragma once
 
 #include <ksync/cuda/global_timer.cuh>
 #include <ksync/cuda/grid/co_resident.cuh>  // check_co_resident
 
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 
 #include <cstdint>
@@ -112,5 +119,20 @@ __device__ inline bool volatile_spin_barrier_sync(volatile_spin_barrier_state* s
   __syncthreads();
   return released;
 }
+
+// The barriers as arguments of a kernel template (above). The call sites name their participation and data
+// bounds and what each barrier publishes.
+struct grid_sync_barrier {
+  __device__ bool arrive_and_wait() const {
+    cooperative_groups::this_grid().sync();
+    return true;
+  }
+};
+
+struct spin_barrier {
+  spin_barrier_state* state;
+  std::uint64_t timeout_ns;
+  __device__ bool arrive_and_wait() const { return spin_barrier_sync(state, timeout_ns); }
+};
 
 }  // namespace ksync::cuda

@@ -14,6 +14,7 @@
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/barrier.cuh>  // spin_barrier_state
 #include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/stream.hpp>
 #include <ksync/detail/captured_value.hpp>

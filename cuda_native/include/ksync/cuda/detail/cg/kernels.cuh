@@ -17,15 +17,12 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/block/reduce.cuh>
-#include <ksync/cuda/grid/barrier.cuh>
 #include <ksync/cuda/grid/last_block.cuh>  // finish_last_block, fold_partials
 #include <ksync/cuda/grid/stride.cuh>
-#include <ksync/cuda/warp/reduce.cuh>
+#include <ksync/cuda/grid/total.cuh>
 #include <ksync/detail/alternating_pair.hpp>
 #include <ksync/ops.hpp>
 #include <ksync/stencil.hpp>
-
-#include <cooperative_groups.h>
 
 #include <cmath>
 #include <cstdint>
@@ -223,48 +220,7 @@ __global__ void __launch_bounds__(block_size)
   }
 }
 
-// --- the persistent kernels: the whole solve, a grid barrier between the phases ---
-
-struct grid_sync_barrier {
-  __device__ bool arrive_and_wait() const {
-    cooperative_groups::this_grid().sync();
-    return true;
-  }
-};
-
-struct spin_barrier {
-  spin_barrier_state* state;
-  std::uint64_t timeout_ns;
-  __device__ bool arrive_and_wait() const { return spin_barrier_sync(state, timeout_ns); }
-};
-
-// The sum of partials[0, count), written by other blocks before a grid barrier, returned to every thread.
-// Small grids (count <= every_warp_folds_up_to, where the latency of block barriers is what an iteration
-// costs): every warp forms it on its own with shuffles alone, each lane folding the same stride of partials
-// in the same order, and the butterfly leaves the same bits in every lane — no block barrier. Larger grids:
-// the block folds the partials once and shares the total through `total`, since every warp reading every
-// partial would multiply the loads by the warps of the grid (docs/solvers.md: slower from m = 512 up).
-// Volatile loads: the slots are rewritten every iteration and an L1 line from the previous one could be
-// stale. count is grid-uniform, so the branch is too. `scratch` and `total` are the phase's own; their
-// previous reads ended before the grid barrier that precedes this call.
-inline constexpr unsigned int every_warp_folds_up_to = 128;
-
-template <class T>
-__device__ T grid_total(const T* partials, unsigned int count, block::shuffle_storage<T, block_size>& scratch,
-                        T& total) {
-  if (count <= every_warp_folds_up_to) {
-    T value = 0;
-    for (unsigned int i = warp::lane_id(); i < count; i += 32)
-      value += *static_cast<const volatile T*>(partials + i);
-    return warp::reduce_all(value, plus{});
-  }
-  const T value = fold_partials<block_size>(partials, count, scratch, plus{});
-  if (threadIdx.x == 0) total = value;
-  // Participation: the whole block (the branch is grid-uniform). Data: total, written by thread 0.
-  // Publishes the grand total to the block.
-  __syncthreads();
-  return total;
-}
+// --- the persistent kernels: the whole solve, a grid barrier (a Barrier of grid/barrier.cuh) between the phases ---
 
 // partials: 2 * gridDim.x slots, phase A's then phase B's. Every block keeps its own copy of the scalars;
 // all copies stay equal, since every block sums the same partials in the same order. Each phase has its own

@@ -15,7 +15,7 @@ struct persistent_spin_barrier : ksync::detail::implements<cg_form::persistent_s
   template <class T, class Operator>
   static cg_scalars<T> run(const cg_run<T, Operator>& run) {
     spin_barrier_state* barrier = run.buffers->barrier.data();
-    launch_persistent(run, cg_kernels::spin_barrier{barrier, run.tuning.barrier_timeout_ns},
+    launch_persistent(run, spin_barrier{barrier, run.tuning.barrier_timeout_ns},
                       [&](auto kernel, const grid_shape& grid, auto... arguments) {
                         enqueue_start(run);  // after the grid's checks, which throw before any work
                         // Zeroed before every solve: a solve that timed out leaves its arrivals behind.
