@@ -12,6 +12,7 @@
 #include <ksync/cuda/device/transform.cuh>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/global_timer.cuh>
+#include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/stream.hpp>
 
@@ -223,7 +224,8 @@ TEST(PipelineGpu, PinnedAndRegisteredHostMemoryIsReportedPinned) {
 
 __global__ void write_after(float* data, std::size_t n, float value, std::uint64_t delay_ns) {
   ksync::cuda::spin_for(delay_ns);
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+  const auto stride = static_cast<std::size_t>(ksync::cuda::grid_stride());
+  for (auto i = static_cast<std::size_t>(ksync::cuda::grid_stride_begin()); i < n; i += stride)
     data[i] = value;
 }
 

@@ -14,6 +14,7 @@
 
 #include <ksync/cuda/detail/readers.cuh>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/runtime.hpp>
 
 #include <algorithm>
@@ -43,8 +44,8 @@ inline constexpr bool moves_packs_v = sizeof(In) == sizeof(Out) && (sizeof(In) =
 
 template <class In, class Out, class F>
 __global__ void transform_kernel(const In* in, std::size_t n, Out* out, F f, bool vectorized, bool streaming_stores) {
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const auto threads = static_cast<std::size_t>(grid_stride());
+  const auto thread = static_cast<std::size_t>(grid_stride_begin());
   std::size_t scalar_begin = 0;
   if constexpr (moves_packs_v<In, Out>) {
     if (vectorized) {

@@ -17,6 +17,7 @@
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/runtime.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/ops.hpp>
@@ -31,8 +32,8 @@ namespace ksync::cuda::detail {
 template <class Reader, class Op, class T = typename Reader::value_type>
 __device__ T fold_thread_slice(const Reader& reader, std::size_t n, Op op) {
   constexpr int chains = 4;  // independent accumulators: four loads in flight per thread
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const auto threads = static_cast<std::size_t>(grid_stride());
+  const auto thread = static_cast<std::size_t>(grid_stride_begin());
   T partial[chains];
 #pragma unroll
   for (int k = 0; k < chains; ++k)
