@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every native reduction shares on the host: argument checks and the blocking result's path.
+#include <ksync/cuda/detail/one_of.hpp>
 #include <ksync/cuda/detail/reduce/strategies.cuh>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
@@ -17,8 +18,7 @@ void check_reduce_arguments(const char* where, const void* x, const void* y, std
   check_argument(runs_in(strategy, strategy_half::native), where, "strategy = ", to_string(strategy),
                  " is a portable (Kokkos) strategy; ksync::cuda implements ",
                  names_of_half<reduce_strategy>{strategy_half::native});
-  check_argument(tuning.block_size == 128 || tuning.block_size == 256 || tuning.block_size == 512, where,
-                 "tuning.block_size = ", tuning.block_size, " is not one of 128, 256, 512");
+  check_one_of(where, "tuning.block_size", tuning.block_size, reduce_block_sizes);
   check_argument(tuning.items_per_thread >= 0, where, "tuning.items_per_thread = ", tuning.items_per_thread,
                  " is negative");
   check_argument(tuning.blocks_per_sm >= 0, where, "tuning.blocks_per_sm = ", tuning.blocks_per_sm, " is negative");

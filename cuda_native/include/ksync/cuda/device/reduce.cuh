@@ -17,15 +17,22 @@
 #include <ksync/ops.hpp>
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
+#include <utility>
 
 namespace ksync::cuda {
 
 namespace detail {
 
+// Runs launch.template operator()<B>() for the entry B of reduce_block_sizes that equals block_size. The
+// kernels compiled are the list's entries, the ones check_reduce_arguments accepts, so the check and the
+// dispatch cannot drift apart.
+template <class Launch, std::size_t... Index>
+void with_block_size(int block_size, const Launch& launch, std::index_sequence<Index...> /*reduce_block_sizes*/) {
+  ((block_size == reduce_block_sizes[Index] ? launch.template operator()<reduce_block_sizes[Index]>() : void()), ...);
+}
+
 // Enqueues op(reader[0, n)) into *result: the one entry point of every native reduction. The arguments were
-// checked by check_reduce_arguments (a native strategy or automatic; a block size of 128, 256 or 512). The
+// checked by check_reduce_arguments (a native strategy or automatic; a block size of reduce_block_sizes). The
 // strategy's row of native_reduce_strategies (detail/reduce/strategies.cuh) launches it.
 template <class Reader, class Op>
 void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op op, reduce_strategy strategy,
@@ -36,16 +43,7 @@ void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op
       Strategy::template launch<BlockSize>(stream, reader, n, op, result, tuning);
     });
   };
-  switch (tuning.block_size) {
-    case 128:
-      return launch.template operator()<128>();
-    case 256:
-      return launch.template operator()<256>();
-    case 512:
-      return launch.template operator()<512>();
-  }
-  throw std::logic_error("ksync::cuda::reduce: tuning.block_size = " + std::to_string(tuning.block_size) +
-                         " passed the argument check");  // not reached
+  with_block_size(tuning.block_size, launch, std::make_index_sequence<reduce_block_sizes.size()>{});
 }
 
 template <class T, class Transform>

@@ -32,13 +32,18 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstddef>
 
 namespace ksync::cuda {
 
+// The block sizes the reduction kernels are compiled for (reduce_tuning::block_size); the argument check and
+// the dispatch to the kernels both read this list.
+inline constexpr std::array<int, 3> reduce_block_sizes{128, 256, 512};
+
 // Launch knobs; zero means "ksync decides". The benchmark sweeps them.
 struct reduce_tuning {
-  int block_size = 256;      // threads per block: 128, 256 or 512
+  int block_size = 256;      // threads per block: one of reduce_block_sizes (above)
   int items_per_thread = 0;  // the fewest elements one thread reads before another block is added (0: 16)
   int blocks_per_sm = 0;     // blocks per multiprocessor at most (0: as many as can be resident)
   int cluster_size = 8;      // blocks per cluster for reduce_strategy::cluster: 1, 2, 4, 8 or 16
