@@ -3,6 +3,7 @@
 #include <ksync/cuda/detail/one_of.hpp>
 #include <ksync/cuda/detail/reduce/strategies.cuh>
 #include <ksync/cuda/detail/workspace.hpp>
+#include <ksync/cuda/device/cluster_support.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/error.hpp>
 
@@ -22,9 +23,7 @@ void check_reduce_arguments(const char* where, const void* x, const void* y, std
   check_argument(tuning.items_per_thread >= 0, where, "tuning.items_per_thread = ", tuning.items_per_thread,
                  " is negative");
   check_argument(tuning.blocks_per_sm >= 0, where, "tuning.blocks_per_sm = ", tuning.blocks_per_sm, " is negative");
-  const int c = tuning.cluster_size;
-  check_argument(c == 1 || c == 2 || c == 4 || c == 8 || c == 16, where, "tuning.cluster_size = ", c,
-                 " is not one of 1, 2, 4, 8, 16");
+  check_one_of(where, "tuning.cluster_size", tuning.cluster_size, cluster_sizes);
 }
 
 bool result_is_one_store(reduce_strategy strategy) {

@@ -9,9 +9,15 @@
 // Plain C++: callable without a CUDA compiler.
 #pragma once
 
+#include <array>
 #include <string>
 
 namespace ksync::cuda {
+
+// The cluster sizes (blocks per cluster) that cluster_launch (grid/cluster.cuh) and reduce_strategy::cluster
+// (reduce_tuning::cluster_size) accept: both checks read this list. Sizes above 8 are non-portable, which
+// cluster_launch asks the device for.
+inline constexpr std::array<int, 5> cluster_sizes{1, 2, 4, 8, 16};
 
 struct cluster_support {
   bool available = false;

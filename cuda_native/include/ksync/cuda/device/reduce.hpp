@@ -46,7 +46,7 @@ struct reduce_tuning {
   int block_size = 256;      // threads per block: one of reduce_block_sizes (above)
   int items_per_thread = 0;  // the fewest elements one thread reads before another block is added (0: 16)
   int blocks_per_sm = 0;     // blocks per multiprocessor at most (0: as many as can be resident)
-  int cluster_size = 8;      // blocks per cluster for reduce_strategy::cluster: 1, 2, 4, 8 or 16
+  int cluster_size = 8;      // reduce_strategy::cluster: blocks per cluster, one of cluster_sizes (cluster_support.hpp)
 };
 
 namespace detail {

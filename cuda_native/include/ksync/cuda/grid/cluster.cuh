@@ -2,17 +2,18 @@
 //
 // Thread-block clusters (sm_90): the blocks of a cluster run at once on one GPC, synchronize with
 // cluster.sync() and read each other's shared memory (distributed shared memory, cluster.map_shared_rank).
-//   cluster_launch   a kernel launched with cudaLaunchKernelEx and a cluster dimension of 1, 2, 4, 8 or 16
-//                    (16 needs the non-portable attribute, which the constructor sets); the constructor
-//                    refuses with std::invalid_argument a device without clusters, a kernel compiled without
-//                    sm_90 code (cluster_support.hpp), another size, or a size the device does not accept
-//                    for this kernel and block size.
+//   cluster_launch   a kernel launched with cudaLaunchKernelEx and a cluster dimension of cluster_sizes
+//                    (cluster_support.hpp: 1, 2, 4, 8 or 16; 16 needs the non-portable attribute, which the
+//                    constructor sets); the constructor refuses with std::invalid_argument a device without
+//                    clusters, a kernel compiled without sm_90 code (cluster_support.hpp), another size, or a
+//                    size the device does not accept for this kernel and block size.
 //   cluster_rotate   a building block: each block publishes a value in its shared memory and reads that of
 //                    the block `shift` ranks further on in its cluster.
 // Device code that uses clusters compiles for every architecture: below sm_90 it is a trap that no launch
 // reaches, since cluster_launch refuses such code first (KSYNC_CLUSTER_CODE says which form is compiled).
 #pragma once
 
+#include <ksync/cuda/detail/one_of.hpp>
 #include <ksync/cuda/device/cluster_support.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
@@ -38,9 +39,7 @@ class cluster_launch {
   cluster_launch(const char* where, void (*kernel)(Parameters...), int block_size, int cluster_size,
                  std::size_t dynamic_shared_bytes, cudaStream_t stream)
       : where_(where), kernel_(kernel) {
-    detail::check_argument(
-        cluster_size == 1 || cluster_size == 2 || cluster_size == 4 || cluster_size == 8 || cluster_size == 16, where,
-        "cluster_size = ", cluster_size, " is not one of 1, 2, 4, 8, 16");
+    detail::check_one_of(where, "cluster_size", cluster_size, cluster_sizes);
     detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
                            " is outside [1, 1024]");
     const int device = stream_device(stream);
