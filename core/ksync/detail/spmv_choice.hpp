@@ -20,9 +20,9 @@ namespace ksync::detail {
 // fill a 128-byte line: a warp of row_per_thread then touches 32 lines per load, 6 KiB of values and columns
 // per warp in flight, and 64 resident warps need more than an H200 multiprocessor's 256 KiB of L1 to keep
 // them, so lines are fetched again; 16 lanes read such a row in one coalesced access instead. Kokkos Kernels'
-// own rule (a vector length doubled while vector_length * 6 < nnz / rows) widens earlier, at 7. No figure is
-// measured yet: bench/spmv_bench.cpp and bench/cuda_native/spmv_bench.cu time both rows on the stencils (5 and
-// 7) and on rows of 256, which is where this constant is to be checked.
+// own rule (a vector length doubled while vector_length * 6 < nnz / rows) widens earlier, at 7. Measured
+// (docs/solvers.md, "Sparse matrix-vector product"): a row per thread wins at 5 and 7 entries, lanes per row at
+// 256; between them the cross-over is not timed yet.
 inline constexpr std::int64_t spmv_long_rows = 16;
 
 // The mean row length rounded up (0 for a matrix without rows).
