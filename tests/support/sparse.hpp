@@ -23,13 +23,13 @@
 
 namespace ksync::test {
 
-// Assembles a matrix from per-row maps (column -> value), in column order.
-template <class T, class Index, class Offset = Index>
-host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows,
-                                           const std::vector<std::map<std::int64_t, double>>& entries) {
+// Assembles rows x cols from each row's (column, value) entries: per-row maps (column -> value) give them in
+// column order, per-row vectors of pairs in the order given (a repeated column kept, its values adding up).
+template <class T, class Index, class Offset = Index, class Rows>
+host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows, std::int64_t cols, const Rows& entries) {
   host_csr_matrix<T, Index, Offset> a;
   a.rows = rows;
-  a.cols = rows;
+  a.cols = cols;
   a.row_offsets.assign(1, 0);
   for (const auto& row : entries) {
     for (const auto& [column, value] : row) {
@@ -39,6 +39,13 @@ host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows,
     a.row_offsets.push_back(static_cast<Offset>(a.columns.size()));
   }
   return a;
+}
+
+// The square rows x rows matrix of per-row maps (column -> value).
+template <class T, class Index, class Offset = Index>
+host_csr_matrix<T, Index, Offset> assemble(std::int64_t rows,
+                                           const std::vector<std::map<std::int64_t, double>>& entries) {
+  return assemble<T, Index, Offset>(rows, rows, entries);
 }
 
 // The families of generated matrices.

@@ -21,23 +21,6 @@
 
 namespace ksync::test {
 
-// Assembles rows x cols from each row's (column, value) entries, in the order given.
-template <class T, class Index, class Offset>
-host_csr_matrix<T, Index, Offset> assemble_rows(
-    std::int64_t rows, std::int64_t cols, const std::vector<std::vector<std::pair<std::int64_t, double>>>& entries) {
-  host_csr_matrix<T, Index, Offset> a;
-  a.rows = rows;
-  a.cols = cols;
-  for (const auto& row : entries) {
-    for (const auto& [column, value] : row) {
-      a.columns.push_back(static_cast<Index>(column));
-      a.values.push_back(static_cast<T>(value));
-    }
-    a.row_offsets.push_back(static_cast<Offset>(a.columns.size()));
-  }
-  return a;
-}
-
 // rows x cols (rectangular, so that x and y differ in length) where the first and last rows and every third
 // row are empty and the others hold 1 to 5 entries, columns out of order and one repeated (entries add up).
 template <class T, class Index, class Offset = Index>
@@ -49,7 +32,7 @@ host_csr_matrix<T, Index, Offset> with_empty_rows(std::int64_t rows = 41, std::i
       entries[i].emplace_back((i * 7 + (4 - e) * 5) % cols, 0.5 + static_cast<double>((i + e) % 7) * 0.25);
     if (i % 4 == 1) entries[i].push_back(entries[i].front());  // a repeated column
   }
-  return assemble_rows<T, Index, Offset>(rows, cols, entries);
+  return assemble<T, Index, Offset>(rows, cols, entries);
 }
 
 // `rows` rows of 0 to 3 entries, except `long_rows` of them (the first, the last and some between) with
@@ -65,7 +48,7 @@ host_csr_matrix<T, Index, Offset> with_long_rows(std::int64_t rows, std::int64_t
     for (std::int64_t e = 0; e < length; ++e)
       entries[i].emplace_back((i * 13 + e * 31) % cols, 1.0 - static_cast<double>((i + 3 * e) % 11) / 8.0);
   }
-  return assemble_rows<T, Index, Offset>(rows, cols, entries);
+  return assemble<T, Index, Offset>(rows, cols, entries);
 }
 
 // A named matrix of the cases below.

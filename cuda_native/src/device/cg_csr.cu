@@ -2,6 +2,7 @@
 // ksync::cuda::cg on ksync::cuda::csr_matrix, for every value type and (Index, Offset) pair the matrix takes
 // (the solver itself: cg_solver.cuh).
 #include "cg_solver.cuh"
+#include "csr_instances.hpp"
 
 namespace ksync::cuda {
 
@@ -22,12 +23,7 @@ cg_result cg(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T
                                          const cg_options&, const cg_tuning&);                                       \
   template cg_result cg(cudaStream_t, const csr_matrix<T, Index, Offset>&, const T*, T*, cg_form, const cg_options&, \
                         const cg_tuning&);
-KSYNC_CG_ON_CSR(float, std::int32_t, std::int32_t)
-KSYNC_CG_ON_CSR(float, std::int32_t, std::int64_t)
-KSYNC_CG_ON_CSR(float, std::int64_t, std::int64_t)
-KSYNC_CG_ON_CSR(double, std::int32_t, std::int32_t)
-KSYNC_CG_ON_CSR(double, std::int32_t, std::int64_t)
-KSYNC_CG_ON_CSR(double, std::int64_t, std::int64_t)
+KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_CG_ON_CSR)
 #undef KSYNC_CG_ON_CSR
 
 }  // namespace ksync::cuda

@@ -4,6 +4,7 @@
 #include <ksync/cuda/device/spmv.hpp>
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/spmv_choice.hpp>
+#include "csr_instances.hpp"
 
 #include <cstdint>
 
@@ -31,12 +32,7 @@ void spmv(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T* x
 
 #define KSYNC_SPMV(T, Index, Offset) \
   template void spmv(cudaStream_t, const csr_matrix<T, Index, Offset>&, const T*, T*, spmv_strategy);
-KSYNC_SPMV(float, std::int32_t, std::int32_t)
-KSYNC_SPMV(float, std::int32_t, std::int64_t)
-KSYNC_SPMV(float, std::int64_t, std::int64_t)
-KSYNC_SPMV(double, std::int32_t, std::int32_t)
-KSYNC_SPMV(double, std::int32_t, std::int64_t)
-KSYNC_SPMV(double, std::int64_t, std::int64_t)
+KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_SPMV)
 #undef KSYNC_SPMV
 
 }  // namespace ksync::cuda
