@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -120,8 +121,8 @@ int host_scalar_cg(const Steps& steps, int iterations, double tolerance, double&
 // The steps of the CG (jacobi: the Jacobi PCG) a Kokkos application writes; `z` is `r` itself without a
 // preconditioner.
 struct kokkos_steps {
-  kokkos_steps(const Exec& on, const problem& solved, bool jacobi)
-      : exec(on),
+  kokkos_steps(Exec on, const problem& solved, bool jacobi)
+      : exec(std::move(on)),
         p(solved),
         r("r", solved.n()),
         d("p", solved.n()),
@@ -174,8 +175,13 @@ struct kokkos_steps {
 // each dot a blocking reduction into a host scalar.
 struct kokkos_kernels_steps {
   using crs = KokkosSparse::CrsMatrix<double, int, Exec::device_type, void, int>;
-  kokkos_kernels_steps(const Exec& on, const problem& solved)
-      : exec(on), p(solved), a(copy_of(on, solved.a)), r("r", solved.n()), d("p", solved.n()), ad("ap", solved.n()) {}
+  kokkos_kernels_steps(Exec on, const problem& solved)
+      : exec(std::move(on)),
+        p(solved),
+        a(copy_of(exec, solved.a)),
+        r("r", solved.n()),
+        d("p", solved.n()),
+        ad("ap", solved.n()) {}
   Exec exec;
   const problem& p;
   crs a;

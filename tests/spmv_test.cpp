@@ -115,8 +115,8 @@ TEST(Spmv, ChoiceAndGroupWidthFollowTheMeanRowLength) {
   using ksync::detail::spmv_choice;
   using ksync::detail::spmv_group_width;
   constexpr auto automatic = spmv_strategy::automatic;
-  static_assert(spmv_choice(automatic, false, 10, 10 * 256) == spmv_strategy::row_per_thread);
-  static_assert(spmv_choice(automatic, true, 10, 10 * 5) == spmv_strategy::row_per_thread);
+  static_assert(spmv_choice(automatic, false, 10, std::int64_t{10} * 256) == spmv_strategy::row_per_thread);
+  static_assert(spmv_choice(automatic, true, 10, std::int64_t{10} * 5) == spmv_strategy::row_per_thread);
   static_assert(spmv_choice(automatic, true, 10, 10 * ksync::detail::spmv_long_rows - 10) ==
                 spmv_strategy::row_per_thread);
   static_assert(spmv_choice(automatic, true, 10, 10 * ksync::detail::spmv_long_rows) == spmv_strategy::lanes_per_row);

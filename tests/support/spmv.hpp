@@ -89,8 +89,8 @@ struct spmv_reference {
 
 template <class T, class Index, class Offset>
 spmv_reference spmv_expected(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& x) {
-  spmv_reference reference{std::vector<double>(static_cast<std::size_t>(a.rows), 0.0),
-                           std::vector<double>(static_cast<std::size_t>(a.rows), 0.0)};
+  spmv_reference reference{.y = std::vector<double>(static_cast<std::size_t>(a.rows), 0.0),
+                           .bound = std::vector<double>(static_cast<std::size_t>(a.rows), 0.0)};
   const double u = std::numeric_limits<T>::epsilon() / 2;
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const auto begin = static_cast<std::int64_t>(a.row_offsets[i]);
