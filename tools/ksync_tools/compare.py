@@ -5,6 +5,9 @@ differences, and every row that does not agree.
 Noise, per row: the larger of the two runs' spreads ((max - min) / median over the repetitions) plus a
 2 % allowance for what repetitions within one run cannot see (clock and thermal state, placement in memory).
 Rows under 20 µs are listed apart: there a microsecond of launch jitter is already 5 %.
+Machine or code: the rows are also split into ksync's and the baselines' (code ksync did not write: Kokkos,
+CUDA, CUB, cuBLAS, cuSPARSE, Kokkos Kernels, the device copy). When the baselines moved as ksync's rows did,
+the two runs' machines differ, not the code.
 usage: compare-runs REFERENCE_FOLDER RERUN_FOLDER [--fail]   (--fail: exit 1 when a row disagrees)"""
 
 import pathlib
@@ -15,6 +18,20 @@ from ksync_tools.tables import markdown_table
 
 ALLOWANCE = 0.02
 SHORT = 20e-6
+# A row is a baseline's when its first path segment, or any later one, names code ksync did not write.
+BASELINE_FIRST = {"kokkos", "cuda", "cub", "cublas", "kokkos_kernels", "portable:cub"}
+BASELINE_ANY = {"cub", "cusparse", "cusparse_cublas", "kokkos_host_scalars", "kokkos_kernels_host_scalars",
+                "device_copy", "device_copy_cold", "copy_and_synchronize", "hand_written", "range_policy"}
+
+
+def is_baseline(name):
+    segments = name.split("/")
+    return segments[0] in BASELINE_FIRST or any(s in BASELINE_ANY for s in segments[1:])
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 
 
 def main():
@@ -49,6 +66,16 @@ def main():
                         f"{changes[-1]:.1%}"])
     print("\n".join(markdown_table(["rows", "agree within noise", "median \\|change\\|", "largest \\|change\\|"],
                                    "lrrr", summary)))
+    print("\nksync's rows and the baselines' (signed change: a machine that is slower moves both):\n")
+    split = []
+    for label, rows in ((f"≥ {SHORT * 1e6:.0f} µs", long_rows), (f"< {SHORT * 1e6:.0f} µs", short_rows)):
+        for whose, group in (("ksync", [v for v in rows if not is_baseline(v[0])]),
+                             ("baselines", [v for v in rows if is_baseline(v[0])])):
+            if group:
+                agree = sum(v[5] for v in group)
+                split.append([label, whose, f"{agree} of {len(group)} ({agree / len(group):.0%})",
+                              f"{median(v[3] for v in group):+.1%}"])
+    print("\n".join(markdown_table(["rows", "whose", "agree within noise", "median change"], "llrr", split)))
     disagreeing = [v for v in verdicts if not v[5]]
     if disagreeing:
         print("\nRows outside their noise:\n")
