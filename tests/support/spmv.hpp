@@ -59,8 +59,9 @@ struct spmv_case {
 };
 
 // Every generated family at m = 1, 2, 3 and odd sizes (m^2 or m^3 rows), a matrix with empty rows, one with a
-// few very long rows (1000 entries among rows of 0-3: mean about 18, which `automatic` runs as lanes_per_row
-// on a GPU) and one of 64 rows of 256 entries (the benchmarks' long rows).
+// few very long rows (1000 entries among rows of 0-3: mean 21, lanes_per_row natively on a GPU), rows of 40
+// and of 70 entries and rows of 256 (the benchmarks' long rows): so that the native lanes_per_row runs every
+// group width it has (spmv_group_width: 2 on the stencils, 4, 8, 16 and 32).
 template <class T, class Index, class Offset>
 std::vector<spmv_case<T, Index, Offset>> spmv_cases() {
   std::vector<spmv_case<T, Index, Offset>> cases;
@@ -72,6 +73,8 @@ std::vector<spmv_case<T, Index, Offset>> spmv_cases() {
   }
   cases.push_back({"empty rows", with_empty_rows<T, Index, Offset>()});
   cases.push_back({"a few long rows", with_long_rows<T, Index, Offset>(157, 2111, 1000)});
+  cases.push_back({"rows of 40", with_long_rows<T, Index, Offset>(96, 400, 40, 96)});
+  cases.push_back({"rows of 70", with_long_rows<T, Index, Offset>(80, 300, 70, 80)});
   cases.push_back({"long rows", with_long_rows<T, Index, Offset>(64, 512, 256, 64)});
   return cases;
 }

@@ -13,26 +13,43 @@
 
 namespace ksync::detail {
 
-// The mean row length (nnz / rows, rounded up) from which `automatic` runs lanes_per_row on a GPU. Below it a
-// row per thread: a row of the stencil matrices (5 or 7 entries: 40-56 bytes of double values, 20-28 of
-// 32-bit columns) lies in one or two 32-byte sectors that the thread's next loads find in L1, and a group of
-// lanes would leave most of its lanes idle and add a shuffle tree per row. From 16 entries a row's values
-// fill a 128-byte line: a warp of row_per_thread then touches 32 lines per load, 6 KiB of values and columns
-// per warp in flight, and 64 resident warps need more than an H200 multiprocessor's 256 KiB of L1 to keep
-// them, so lines are fetched again; 16 lanes read such a row in one coalesced access instead. Kokkos Kernels'
-// own rule (a vector length doubled while vector_length * 6 < nnz / rows) widens earlier, at 7. Measured
-// (docs/solvers.md, "Sparse matrix-vector product"): a row per thread wins at 5 and 7 entries, lanes per row at
-// 256; between them the cross-over is not timed yet.
-inline constexpr std::int64_t spmv_long_rows = 16;
-
 // The mean row length rounded up (0 for a matrix without rows).
 constexpr std::int64_t spmv_mean_row_length(std::int64_t rows, std::int64_t nnz) noexcept {
   return rows > 0 ? (nnz + rows - 1) / rows : 0;
 }
 
-// lanes_per_row's group width (portable: the vector length; native: the lanes sharing a row): the power of
-// two from the mean row length up, between 2 and 32 (a warp), so that a mean row is one pass of the group.
+// The mean row length (nnz / rows, rounded up) from which `automatic` runs lanes_per_row on a GPU, per half.
+// Measured on an H200 (docs/results/2026-12-04-h200-f818fbe: banded rows of 8 ... 128 entries, 16 M entries
+// at every length, double; µs per product):
+// - native, from 8: a group of spmv_group_width lanes beats a row per thread at every length timed from 8
+//   (69 against 75 at 8 entries, 62 against 119 at 16, 54 against 151 at 128). Below 8 a row per thread: a
+//   stencil row (5 or 7 entries, 40-56 bytes of values) lies in one or two 32-byte sectors that the thread's
+//   next loads find in L1, and it won at 5 and 7 entries.
+// - portable, from 32: its lanes_per_row (a TeamPolicy, one vector range a row, spmv_vector_length lanes)
+//   lost to a row per thread up to 24 entries (175 against 114 at 16) and won from 32 (145 against 151; 99
+//   against 169 at 64).
+constexpr std::int64_t spmv_long_rows(strategy_half half) noexcept {
+  return half == strategy_half::native ? 8 : 32;
+}
+
+// The native lanes_per_row's group width: the power of two at or below a quarter of the mean row length,
+// between 2 and 32. Each lane then loads about four entries of its row, independent loads in flight at
+// once, and a warp works on several rows. A group as wide as the row (one load a lane, one row a group)
+// waits on the chain row offsets -> columns -> x once per row: it was 1.4-2.1x slower from 8 to 64 entries
+// (the same from 128, where both give 32). Timed with every width (same machine and day): the best was 2 at
+// 8 and 12 entries, 4 at 16 and 24, 8 at 32 and 48, 16 at 64, 32 at 128 and 256, which is this rule (Kokkos
+// Kernels' own vector-length rule, doubled while 6 x length < the mean row, gives the same widths there).
 constexpr int spmv_group_width(std::int64_t rows, std::int64_t nnz) noexcept {
+  const std::int64_t quarter = spmv_mean_row_length(rows, nnz) / 4;
+  int width = 2;
+  while (width < 32 && std::int64_t{2} * width <= quarter)
+    width *= 2;
+  return width;
+}
+
+// The portable lanes_per_row's vector length: the power of two from the mean row length up, between 2 and 32,
+// so that a mean row is one pass of the vector. Narrower vectors, which won natively, are not timed here yet.
+constexpr int spmv_vector_length(std::int64_t rows, std::int64_t nnz) noexcept {
   const std::int64_t mean = spmv_mean_row_length(rows, nnz);
   int width = 2;
   while (width < 32 && width < mean)
@@ -40,13 +57,14 @@ constexpr int spmv_group_width(std::int64_t rows, std::int64_t nnz) noexcept {
   return width;
 }
 
-// The row a call runs: `strategy` itself, or for `automatic` a row per thread on CPU backends (a thread reads
-// its rows' entries in order from its own cache; there are no lanes to share them) and on a GPU
-// (on_gpu) lanes_per_row from a mean row length of spmv_long_rows.
-constexpr spmv_strategy spmv_choice(spmv_strategy strategy, bool on_gpu, std::int64_t rows, std::int64_t nnz) noexcept {
+// The row a call of `half` runs: `strategy` itself, or for `automatic` a row per thread on CPU backends (a
+// thread reads its rows' entries in order from its own cache; there are no lanes to share them) and on a GPU
+// (on_gpu) lanes_per_row from a mean row length of spmv_long_rows(half).
+constexpr spmv_strategy spmv_choice(spmv_strategy strategy, strategy_half half, bool on_gpu, std::int64_t rows,
+                                    std::int64_t nnz) noexcept {
   if (strategy != spmv_strategy::automatic) return strategy;
-  return on_gpu && spmv_mean_row_length(rows, nnz) >= spmv_long_rows ? spmv_strategy::lanes_per_row
-                                                                     : spmv_strategy::row_per_thread;
+  return on_gpu && spmv_mean_row_length(rows, nnz) >= spmv_long_rows(half) ? spmv_strategy::lanes_per_row
+                                                                           : spmv_strategy::row_per_thread;
 }
 
 // A strategy past the rows, or one the half does not run, is refused naming the half's rows.

@@ -25,9 +25,9 @@ void spmv(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, const T* x
   ksync::detail::check_spmv_disjoint(where, x, static_cast<std::size_t>(a.cols()) * sizeof(T), y,
                                      static_cast<std::size_t>(a.rows()) * sizeof(T));
   if (a.rows() == 0) return;
-  detail::native_spmv_strategies::dispatch(where,
-                                           ksync::detail::spmv_choice(strategy, /*on_gpu=*/true, a.rows(), a.nnz()),
-                                           [&]<class Strategy>() { Strategy::launch(stream, a, x, y); });
+  detail::native_spmv_strategies::dispatch(
+      where, ksync::detail::spmv_choice(strategy, strategy_half::native, /*on_gpu=*/true, a.rows(), a.nnz()),
+      [&]<class Strategy>() { Strategy::launch(stream, a, x, y); });
 }
 
 #define KSYNC_SPMV(T, Index, Offset) \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// spmv_strategy::lanes_per_row (portable) — a TeamPolicy whose vector length is the group width
-// (spmv_group_width: a power of two from the mean row length, 2..32); a TeamThreadRange over the team's rows
+// spmv_strategy::lanes_per_row (portable) — a TeamPolicy whose vector length is spmv_vector_length (a power
+// of two from the mean row length, 2..32); a TeamThreadRange over the team's rows
 // gives each member rows, and a ThreadVectorRange over the member's lanes folds one row: lane l sums the
 // entries l, l + lanes, ... (csr_row_share, ksync/csr.hpp), so that on a GPU the lanes' loads coalesce, and
 // the vector reduction adds the lanes' shares. On CPU backends the lanes run one after another in one thread
@@ -65,7 +65,7 @@ struct lanes_per_row : implements<spmv_strategy::lanes_per_row> {
     using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
     using Functor = SpmvLanesPerRow<T, typename Matrix::offset_type, typename Matrix::index_type, XView, YView,
                                     typename Policy::member_type>;
-    const int lanes = spmv_group_width(a.rows(), a.nnz());
+    const int lanes = spmv_vector_length(a.rows(), a.nnz());
     Functor functor{a.row_offsets().data(), a.columns().data(), a.values().data(), x, y, a.rows(), 0, lanes};
     const int team_size = Policy(exec, 1, 1, lanes).team_size_recommended(functor, Kokkos::ParallelForTag());
     functor.rows_per_team = static_cast<std::int64_t>(team_size) * rows_per_member<ExecutionSpace>;

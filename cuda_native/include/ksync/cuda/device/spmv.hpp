@@ -4,9 +4,10 @@
 // (ksync/cuda/csr_matrix.hpp):
 //   y[i] = sum over row i's entries k of values[k] * x[columns[k]],  i < a.rows()
 // Asynchronous on `stream`. The strategies (ksync::spmv_strategy, ksync/types.hpp; one file each in
-// detail/spmv/): row_per_thread (a thread per row), lanes_per_row (a group of 2..32 lanes per row, its
-// partial sums combined with __shfl_xor_sync); `automatic` runs lanes_per_row once the mean row length
-// reaches ksync::detail::spmv_long_rows (ksync/detail/spmv_choice.hpp), a row per thread below it. Compiled
+// detail/spmv/): row_per_thread (a thread per row), lanes_per_row (a group of 2..32 lanes per row, about a
+// quarter of the mean row length, its partial sums combined with __shfl_xor_sync); `automatic` runs
+// lanes_per_row once the mean row length reaches 8 (ksync::detail::spmv_long_rows,
+// ksync/detail/spmv_choice.hpp), a row per thread below it. Compiled
 // for float and double with the index pairs csr_matrix takes. The portable twin is ksync::spmv.
 #pragma once
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // spmv_strategy::lanes_per_row (native) — a group of Width lanes (2..32, a power of two: spmv_group_width,
-// from the mean row length) folds one row: lane l of the group sums the entries l, l + Width, ...
+// a quarter of the mean row length) folds one row: lane l of the group sums the entries l, l + Width, ...
 // (csr_row_share, ksync/csr.hpp), so that the group's loads of values and columns coalesce, and the group
 // adds its lanes' shares with __shfl_xor_sync over the group's own mask. Groups are aligned within their warp
 // and walk the rows in a grid-stride loop.
