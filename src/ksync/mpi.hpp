@@ -54,26 +54,6 @@ template <class T>
   return foreign_op(op, MPI_SUM, MPI_MIN, MPI_MAX);
 }
 
-namespace detail {
-// Every rank learns the smallest and largest of one number: equal on every rank when both agree.
-inline std::pair<std::int64_t, std::int64_t> spread(MPI_Comm comm, std::int64_t mine) {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &low, 1, MPI_INT64_T, MPI_MIN, comm));
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, MPI_INT64_T, MPI_MAX, comm));
-  return {low, high};
-}
-
-// Collective check that `mine` is the same on every rank; `what` names it in the message.
-inline void check_same_everywhere(MPI_Comm comm, const char* where, const char* what, std::int64_t mine) {
-  const auto [low, high] = spread(comm, mine);
-  std::ostringstream problem;
-  problem << what << " = " << mine << " here, but it ranges over [" << low << ", " << high
-          << "] across the ranks; it must be equal on every rank";
-  check_collectively(comm, low == high, where, problem.str());
-}
-}  // namespace detail
-
 template <class ExecutionSpace, class DataView>
 [[nodiscard]] typename DataView::non_const_value_type reduce(const ExecutionSpace& exec, MPI_Comm comm,
                                                              const DataView& data, reduce_op op = reduce_op::sum,

@@ -12,10 +12,12 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ksync::mpi {
 
@@ -71,6 +73,26 @@ inline void check_collectively(MPI_Comm comm, bool ok, const std::string& where,
   message << where << ": rank " << failing << " of " << size_of(comm) << ": " << text.data();
   throw collective_error(failing, message.str());
 }
+
+namespace detail {
+// Every rank learns the smallest and largest of one number: equal on every rank when both agree.
+inline std::pair<std::int64_t, std::int64_t> spread(MPI_Comm comm, std::int64_t mine) {
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &low, 1, MPI_INT64_T, MPI_MIN, comm));
+  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, MPI_INT64_T, MPI_MAX, comm));
+  return {low, high};
+}
+
+// Collective check that `mine` is the same on every rank; `what` names it in the message.
+inline void check_same_everywhere(MPI_Comm comm, const char* where, const char* what, std::int64_t mine) {
+  const auto [low, high] = spread(comm, mine);
+  std::ostringstream problem;
+  problem << what << " = " << mine << " here, but it ranges over [" << low << ", " << high
+          << "] across the ranks; it must be equal on every rank";
+  check_collectively(comm, low == high, where, problem.str());
+}
+}  // namespace detail
 
 // Node-local rank: this process's position among the ranks of comm that share its node.
 [[nodiscard]] inline int local_rank(MPI_Comm comm) {
