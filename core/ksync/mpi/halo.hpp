@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The halo of a CSR matrix split among the ranks of an MPI communicator (ksync/halo.hpp has the partition and
+// the plan): collectives that need only <mpi.h>, for both halves of ksync.
+//
+//   complete_sends(comm, partition, plan)   every rank tells each rank it reads from which of its rows it
+//                                           needs; each rank's plan gains the send side (add_sends). Once
+//                                           per matrix.
+//   exchange(comm, plan, x)                 blocking, host memory: x holds plan.local_columns() values, the
+//                                           rank's own first; each rank sends the values its neighbours
+//                                           need and receives its ghosts into x[plan.owned ...].
+// Both check their arguments collectively: a mistake on one rank makes every rank throw collective_error.
+#pragma once
+
+#include <ksync/halo.hpp>
+#include <ksync/mpi/collective.hpp>
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ksync::mpi {
+
+namespace detail {
+// The MPI datatype of a halo's values.
+template <class T>
+[[nodiscard]] MPI_Datatype halo_datatype() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::mpi::exchange moves float or double");
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  return MPI_DOUBLE;
+}
+
+// Rank `rank`'s piece of a per-rank list given as offsets: [offsets[k], offsets[k + 1]) where ranks[k] == rank.
+inline std::int64_t count_for(const std::vector<int>& ranks, const std::vector<std::int64_t>& offsets, int rank) {
+  for (std::size_t k = 0; k < ranks.size(); ++k)
+    if (ranks[k] == rank) return offsets[k + 1] - offsets[k];
+  return 0;
+}
+}  // namespace detail
+
+// Collective over comm: completes the send side of every rank's `plan` (this rank's, from localize with
+// rank_of(comm)). The partition must be the same on every rank and have one block per rank of comm.
+inline void complete_sends(MPI_Comm comm, const row_partition& partition, halo_plan& plan) {
+  constexpr const char* where = "ksync::mpi::complete_sends";
+  const int rank = rank_of(comm);
+  const int size = size_of(comm);
+  detail::check_same_everywhere(comm, where, "partition.rows()", partition.rows());
+  check_collectively(comm, partition.ranks() == size && plan.rank == rank && plan.target_ranks.empty(), where,
+                     "partition.ranks() = " + std::to_string(partition.ranks()) + " and plan.rank = " +
+                         std::to_string(plan.rank) + " must be comm's size " + std::to_string(size) + " and rank " +
+                         std::to_string(rank) + ", and the plan must not have its send side yet");
+  // How many ghosts this rank reads from each rank, and how many each rank reads from this one.
+  std::vector<std::int64_t> asked(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r)
+    asked[r] = detail::count_for(plan.source_ranks, plan.source_offsets, r);
+  std::vector<std::int64_t> asked_of_me(static_cast<std::size_t>(size));
+  KSYNC_MPI_CHECK(MPI_Alltoall(asked.data(), 1, MPI_INT64_T, asked_of_me.data(), 1, MPI_INT64_T, comm));
+  std::vector<int> send_counts(static_cast<std::size_t>(size));
+  std::vector<int> send_displacements(static_cast<std::size_t>(size));
+  std::vector<int> receive_counts(static_cast<std::size_t>(size));
+  std::vector<int> receive_displacements(static_cast<std::size_t>(size));
+  std::int64_t sent = 0;
+  std::int64_t received = 0;
+  for (int r = 0; r < size; ++r) {
+    send_displacements[r] = static_cast<int>(sent);
+    receive_displacements[r] = static_cast<int>(received);
+    send_counts[r] = static_cast<int>(asked[r]);
+    receive_counts[r] = static_cast<int>(asked_of_me[r]);
+    sent += asked[r];
+    received += asked_of_me[r];
+  }
+  check_collectively(
+      comm, sent <= INT_MAX && received <= INT_MAX, where,
+      "a halo of " + std::to_string(sent > received ? sent : received) + " indices is more than one MPI call holds");
+  // The ghosts are stored grouped by source rank in ascending order: they are the send buffer as they are.
+  std::vector<std::int64_t> requests(static_cast<std::size_t>(received));
+  KSYNC_MPI_CHECK(MPI_Alltoallv(plan.ghosts.data(), send_counts.data(), send_displacements.data(), MPI_INT64_T,
+                                requests.data(), receive_counts.data(), receive_displacements.data(), MPI_INT64_T,
+                                comm));
+  std::string problem;
+  try {
+    for (int from = 0; from < size; ++from) {
+      if (asked_of_me[from] == 0) continue;
+      add_sends(partition, plan, from,
+                std::span<const std::int64_t>(requests.data() + receive_displacements[from],
+                                              static_cast<std::size_t>(asked_of_me[from])));
+    }
+  } catch (const std::invalid_argument& error) {
+    problem = error.what();
+  }
+  check_collectively(comm, problem.empty(), where, problem);
+}
+
+// Collective over comm, blocking: sends each neighbour the values of x it needs (plan.sends) and receives this
+// rank's ghosts into x[plan.owned ...] in the plan's order. x is host memory of plan.local_columns() values.
+template <class T>
+void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
+  static_assert(!std::is_const_v<T>, "ksync::mpi::exchange writes the ghosts into x");
+  constexpr const char* where = "ksync::mpi::exchange";
+  const bool fits = static_cast<std::int64_t>(x.size()) == plan.local_columns();
+  check_collectively(comm, fits && plan.rank == rank_of(comm), where,
+                     "x holds " + std::to_string(x.size()) + " values but the plan of rank " +
+                         std::to_string(plan.rank) + " has " + std::to_string(plan.local_columns()) +
+                         " local columns (or the plan is another rank's)");
+  const MPI_Datatype type = detail::halo_datatype<T>();
+  std::vector<T> packed(plan.sends.size());
+  for (std::size_t k = 0; k < plan.sends.size(); ++k)
+    packed[k] = x[static_cast<std::size_t>(plan.sends[k])];
+  std::vector<MPI_Request> requests;
+  requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
+  constexpr int tag = 4242;  // the halo's values; nothing else travels between the ranks meanwhile
+  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Irecv(x.data() + plan.owned + plan.source_offsets[s],
+                              static_cast<int>(plan.source_offsets[s + 1] - plan.source_offsets[s]), type,
+                              plan.source_ranks[s], tag, comm, &requests.back()));
+  }
+  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Isend(packed.data() + plan.target_offsets[t],
+                              static_cast<int>(plan.target_offsets[t + 1] - plan.target_offsets[t]), type,
+                              plan.target_ranks[t], tag, comm, &requests.back()));
+  }
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+}
+
+}  // namespace ksync::mpi

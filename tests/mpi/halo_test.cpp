@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::mpi::complete_sends and ksync::mpi::exchange (ksync/mpi/halo.hpp) on however many ranks mpiexec
+// starts (CTest: 1, 2, 3 and 4): each rank localizes its rows of a generated matrix, the ranks build their
+// halo plans together and exchange x, and each rank's local product must give the global product's rows bit
+// for bit. Plain MPI and C++: no Kokkos.
+#include "../support/sparse.hpp"
+
+#include <ksync/halo.hpp>
+#include <ksync/mpi/halo.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::test::sparse_family;
+
+// Rows [first, last) of `a`, columns still global: what a rank is given.
+matrix rows_of(const matrix& a, std::int64_t first, std::int64_t last) {
+  matrix part;
+  part.rows = last - first;
+  part.cols = a.cols;
+  for (std::int64_t i = first; i < last; ++i) {
+    for (std::int32_t k = a.row_offsets[i]; k < a.row_offsets[i + 1]; ++k) {
+      part.columns.push_back(a.columns[k]);
+      part.values.push_back(a.values[k]);
+    }
+    part.row_offsets.push_back(static_cast<std::int32_t>(part.columns.size()));
+  }
+  return part;
+}
+
+std::vector<double> product(const matrix& a, const std::vector<double>& v) {
+  std::vector<double> y(static_cast<std::size_t>(a.rows));
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    y[i] = ksync::detail::csr_row_apply(
+        a.row_offsets.data(), a.columns.data(), a.values.data(), [&](std::int64_t j) { return v[j]; }, i);
+  return y;
+}
+
+double x_at(std::int64_t j) {
+  return static_cast<double>((j * 7) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
+}
+
+TEST(MpiHalo, EveryRanksLocalProductGivesTheGlobalRows) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  for (const auto family : ksync::test::all_sparse_families) {
+    const matrix a = ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 5 : 9);
+    const ksync::row_partition partition(a.rows, size);
+    auto local = ksync::localize(partition, rank, rows_of(a, partition.begin(rank), partition.end(rank)));
+    ksync::mpi::complete_sends(MPI_COMM_WORLD, partition, local.plan);
+    // Only this rank's own x is set; the ghosts must come from the exchange.
+    std::vector<double> x(static_cast<std::size_t>(local.plan.local_columns()), -1.0e300);
+    for (std::int64_t i = 0; i < local.plan.owned; ++i)
+      x[i] = x_at(partition.begin(rank) + i);
+    ksync::mpi::exchange(MPI_COMM_WORLD, local.plan, std::span<double>(x));
+    for (std::size_t g = 0; g < local.plan.ghosts.size(); ++g)
+      ASSERT_EQ(x[local.plan.owned + g], x_at(local.plan.ghosts[g])) << to_string(family) << ", ghost " << g;
+    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+    for (std::int64_t j = 0; j < a.cols; ++j)
+      x_global[j] = x_at(j);
+    const auto y = product(a, x_global);
+    const auto y_local = product(local.matrix, x);
+    for (std::int64_t i = 0; i < local.matrix.rows; ++i)
+      ASSERT_EQ(y_local[i], y[partition.begin(rank) + i]) << to_string(family) << ", rank " << rank << " of " << size;
+  }
+}
+
+// A rank whose x is the wrong length stops every rank with its message, instead of leaving the others
+// waiting for values it never sends.
+TEST(MpiHalo, AMistakeOnOneRankStopsEveryRank) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  auto local = ksync::localize(partition, rank, rows_of(a, partition.begin(rank), partition.end(rank)));
+  ksync::mpi::complete_sends(MPI_COMM_WORLD, partition, local.plan);
+  const int faulty = size - 1;
+  std::vector<double> x(static_cast<std::size_t>(local.plan.local_columns() + (rank == faulty ? 1 : 0)));
+  try {
+    ksync::mpi::exchange(MPI_COMM_WORLD, local.plan, std::span<double>(x));
+    ADD_FAILURE() << "no exception";
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_EQ(error.failing_rank(), faulty);
+    EXPECT_NE(std::string(error.what()).find("ksync::mpi::exchange: rank " + std::to_string(faulty)), std::string::npos)
+        << error.what();
+  }
+  // A partition with another number of blocks than comm has ranks is refused the same way.
+  const ksync::row_partition wrong(a.rows, size + 1);
+  auto other = ksync::localize(wrong, rank, rows_of(a, wrong.begin(rank), wrong.end(rank)));
+  EXPECT_THROW(ksync::mpi::complete_sends(MPI_COMM_WORLD, wrong, other.plan), ksync::mpi::collective_error);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  // Errors come back as codes (KSYNC_MPI_CHECK turns them into exceptions) instead of aborting the job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  ::testing::InitGoogleTest(&argc, argv);
+  const int status = RUN_ALL_TESTS();
+  MPI_Finalize();
+  return status;
+}
