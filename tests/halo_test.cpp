@@ -17,34 +17,12 @@ namespace {
 
 using ksync::host_csr_matrix;
 using ksync::row_partition;
+using ksync::test::host_product;
 using ksync::test::refuses;
+using ksync::test::rows_of;
 using ksync::test::sparse_family;
 
 using matrix = host_csr_matrix<double, std::int32_t>;
-
-// Rows [first, last) of `a`, columns still global: what a rank is given.
-matrix rows_of(const matrix& a, std::int64_t first, std::int64_t last) {
-  matrix part;
-  part.rows = last - first;
-  part.cols = a.cols;
-  for (std::int64_t i = first; i < last; ++i) {
-    for (std::int32_t k = a.row_offsets[i]; k < a.row_offsets[i + 1]; ++k) {
-      part.columns.push_back(a.columns[k]);
-      part.values.push_back(a.values[k]);
-    }
-    part.row_offsets.push_back(static_cast<std::int32_t>(part.columns.size()));
-  }
-  return part;
-}
-
-// y = A v over rows of a CSR matrix, each row's terms in storage order.
-std::vector<double> product(const matrix& a, const std::vector<double>& v) {
-  std::vector<double> y(static_cast<std::size_t>(a.rows));
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    y[i] = ksync::detail::csr_row_apply(
-        a.row_offsets.data(), a.columns.data(), a.values.data(), [&](std::int64_t j) { return v[j]; }, i);
-  return y;
-}
 
 std::vector<double> some_x(std::int64_t n) {
   std::vector<double> x(static_cast<std::size_t>(n));
@@ -84,7 +62,7 @@ TEST(Localize, LocalProductsGiveTheGlobalRowsAndRowsAreSplitByGhosts) {
   for (const auto family : ksync::test::all_sparse_families) {
     const matrix a = ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 4 : 7);
     const auto x = some_x(a.cols);
-    const auto y = product(a, x);
+    const auto y = host_product(a, x);
     for (const int ranks : {1, 2, 3, 5}) {
       const row_partition partition(a.rows, ranks);
       for (int r = 0; r < ranks; ++r) {
@@ -96,7 +74,7 @@ TEST(Localize, LocalProductsGiveTheGlobalRowsAndRowsAreSplitByGhosts) {
           EXPECT_NE(partition.owner(ghost), r);
           x_local.push_back(x[ghost]);
         }
-        const auto y_local = product(local.matrix, x_local);
+        const auto y_local = host_product(local.matrix, x_local);
         for (std::int64_t i = 0; i < local.matrix.rows; ++i)
           ASSERT_EQ(y_local[i], y[partition.begin(r) + i]) << to_string(family) << ", rank " << r << " of " << ranks;
         EXPECT_EQ(local.interior.size() + local.boundary.size(), static_cast<std::size_t>(local.matrix.rows));

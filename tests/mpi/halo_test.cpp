@@ -19,30 +19,9 @@
 namespace {
 
 using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::test::host_product;
+using ksync::test::rows_of;
 using ksync::test::sparse_family;
-
-// Rows [first, last) of `a`, columns still global: what a rank is given.
-matrix rows_of(const matrix& a, std::int64_t first, std::int64_t last) {
-  matrix part;
-  part.rows = last - first;
-  part.cols = a.cols;
-  for (std::int64_t i = first; i < last; ++i) {
-    for (std::int32_t k = a.row_offsets[i]; k < a.row_offsets[i + 1]; ++k) {
-      part.columns.push_back(a.columns[k]);
-      part.values.push_back(a.values[k]);
-    }
-    part.row_offsets.push_back(static_cast<std::int32_t>(part.columns.size()));
-  }
-  return part;
-}
-
-std::vector<double> product(const matrix& a, const std::vector<double>& v) {
-  std::vector<double> y(static_cast<std::size_t>(a.rows));
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    y[i] = ksync::detail::csr_row_apply(
-        a.row_offsets.data(), a.columns.data(), a.values.data(), [&](std::int64_t j) { return v[j]; }, i);
-  return y;
-}
 
 double x_at(std::int64_t j) {
   return static_cast<double>((j * 7) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
@@ -66,8 +45,8 @@ TEST(MpiHalo, EveryRanksLocalProductGivesTheGlobalRows) {
     std::vector<double> x_global(static_cast<std::size_t>(a.cols));
     for (std::int64_t j = 0; j < a.cols; ++j)
       x_global[j] = x_at(j);
-    const auto y = product(a, x_global);
-    const auto y_local = product(local.matrix, x);
+    const auto y = host_product(a, x_global);
+    const auto y_local = host_product(local.matrix, x);
     for (std::int64_t i = 0; i < local.matrix.rows; ++i)
       ASSERT_EQ(y_local[i], y[partition.begin(rank) + i]) << to_string(family) << ", rank " << rank << " of " << size;
   }
