@@ -152,9 +152,11 @@ TEST(Localize, RefusesRowsThatDoNotMatchThePartition) {
   EXPECT_TRUE(refuses([&] { (void)ksync::localize(partition, 0, wide); },
                       "a.cols = 20 but the partition has 16 rows (the matrix must be square)"));
   ksync::halo_plan plan = ksync::localize(partition, 1, rows_of(a, 6, 11)).plan;
-  const std::vector<std::int64_t> foreign{2};
+  const std::vector<std::int64_t> foreign{7, 2};  // the first one owned, the second not
   EXPECT_TRUE(refuses([&] { ksync::add_sends(partition, plan, 0, foreign); },
                       "rank 0 asks for row 2, which rank 1 does not own (it owns [6, 11))"));
+  EXPECT_TRUE(plan.sends.empty() && plan.target_ranks.empty() && plan.target_offsets.empty())
+      << "a refused request must leave the plan as it was";
   EXPECT_TRUE(refuses([&] { ksync::add_sends(partition, plan, 1, {}); }, "from = 1 must be another rank"));
   const std::vector<std::int64_t> own{6};
   ksync::add_sends(partition, plan, 2, own);

@@ -167,13 +167,14 @@ inline void add_sends(const row_partition& partition, halo_plan& plan, int from,
                          ": add the ranks in ascending order, each once");
   if (requested.empty()) return;
   const std::int64_t first = partition.begin(plan.rank);
-  if (plan.target_offsets.empty()) plan.target_offsets.push_back(0);
-  for (const std::int64_t global : requested) {
+  // Every index is checked before the plan changes, so a refusal leaves the plan as it was.
+  for (const std::int64_t global : requested)
     detail::check_argument(global >= first && global < first + plan.owned, where, "rank ", from, " asks for row ",
                            global, ", which rank ", plan.rank, " does not own (it owns [", first, ", ",
                            first + plan.owned, "))");
+  if (plan.target_offsets.empty()) plan.target_offsets.push_back(0);
+  for (const std::int64_t global : requested)
     plan.sends.push_back(global - first);
-  }
   plan.target_ranks.push_back(from);
   plan.target_offsets.push_back(static_cast<std::int64_t>(plan.sends.size()));
 }

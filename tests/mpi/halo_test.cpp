@@ -77,6 +77,24 @@ TEST(MpiHalo, AMistakeOnOneRankStopsEveryRank) {
   EXPECT_THROW(ksync::mpi::complete_sends(MPI_COMM_WORLD, wrong, other.plan), ksync::mpi::collective_error);
 }
 
+// A rank that asks another for a row it does not own (here rank 0 asks rank 1 for row 0) stops every rank,
+// and no rank keeps a half-built send side.
+TEST(MpiHalo, ARefusedRequestLeavesNoSendSide) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  if (size < 2) GTEST_SKIP() << "needs two ranks";
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  auto local = ksync::localize(partition, rank, rows_of(a, partition.begin(rank), partition.end(rank)));
+  if (rank == 0) {
+    ASSERT_FALSE(local.plan.ghosts.empty());
+    ASSERT_EQ(local.plan.source_ranks.front(), 1);
+    local.plan.ghosts.front() = 0;  // a row rank 0 owns itself
+  }
+  EXPECT_THROW(ksync::mpi::complete_sends(MPI_COMM_WORLD, partition, local.plan), ksync::mpi::collective_error);
+  EXPECT_TRUE(local.plan.target_ranks.empty() && local.plan.target_offsets.empty() && local.plan.sends.empty());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

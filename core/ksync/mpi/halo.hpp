@@ -95,7 +95,15 @@ inline void complete_sends(MPI_Comm comm, const row_partition& partition, halo_p
   } catch (const std::invalid_argument& error) {
     problem = error.what();
   }
-  check_collectively(comm, problem.empty(), where, problem);
+  try {
+    check_collectively(comm, problem.empty(), where, problem);
+  } catch (...) {
+    // A request refused on any rank (the ranks' plans disagree) leaves no rank with a half-built send side.
+    plan.target_ranks.clear();
+    plan.target_offsets.clear();
+    plan.sends.clear();
+    throw;
+  }
 }
 
 // Collective over comm, blocking: sends each neighbour the values of x it needs (plan.sends) and receives this
