@@ -90,13 +90,13 @@ TEST(Spmv, EachStrategyRunsOneKernelUnderItsLabel) {
 }
 
 // `automatic`: a row per thread on CPU backends whatever the rows; on a GPU backend lanes_per_row from a mean
-// row length of spmv_long_rows(strategy_half::portable) = 32.
+// row length of spmv_long_rows(strategy_half::portable) = 16.
 TEST(Spmv, AutomaticPicksByBackendAndMeanRowLength) {
   const exec_space exec;
   const bool on_gpu = !runs_on_host<exec_space>;
   const std::pair<host_csr_matrix<double, std::int32_t>, bool> matrices[] = {
       {generate<double, std::int32_t>(sparse_family::poisson_3d, 4), false},  // 7 entries a row at most
-      {with_long_rows<double, std::int32_t>(157, 2111, 1000), false},         // mean 21: a row per thread still
+      {with_long_rows<double, std::int32_t>(157, 2111, 600), false},          // mean 13: a row per thread still
       {with_long_rows<double, std::int32_t>(157, 2111, 2000), on_gpu},        // mean 40
   };
   for (const auto& [host, lanes] : matrices) {
@@ -120,7 +120,7 @@ TEST(Spmv, ChoiceAndGroupWidthFollowTheMeanRowLength) {
   constexpr auto automatic = spmv_strategy::automatic;
   constexpr auto native = strategy_half::native;
   constexpr auto portable = strategy_half::portable;
-  static_assert(spmv_long_rows(native) == 8 && spmv_long_rows(portable) == 32);
+  static_assert(spmv_long_rows(native) == 8 && spmv_long_rows(portable) == 16);
   for (const auto half : {native, portable}) {
     EXPECT_EQ(spmv_choice(automatic, half, false, 10, std::int64_t{10} * 256), spmv_strategy::row_per_thread);
     EXPECT_EQ(spmv_choice(automatic, half, true, 10, std::int64_t{10} * 5), spmv_strategy::row_per_thread);
@@ -133,9 +133,10 @@ TEST(Spmv, ChoiceAndGroupWidthFollowTheMeanRowLength) {
   static_assert(spmv_group_width(10, 160) == 4 && spmv_group_width(10, 240) == 4 && spmv_group_width(10, 320) == 8);
   static_assert(spmv_group_width(10, 640) == 16 && spmv_group_width(10, 1280) == 32 &&
                 spmv_group_width(1, 100000) == 32);
-  // Portable: the mean row length, rounded up to a power of two, 2..32.
-  static_assert(spmv_vector_length(0, 0) == 2 && spmv_vector_length(10, 10) == 2 && spmv_vector_length(10, 50) == 8);
-  static_assert(spmv_vector_length(10, 70) == 8 && spmv_vector_length(10, 71) == 8 && spmv_vector_length(10, 81) == 16);
+  // Portable: an eighth of the mean row length, rounded down to a power of two, 4..32.
+  static_assert(spmv_vector_length(0, 0) == 4 && spmv_vector_length(10, 50) == 4 && spmv_vector_length(10, 630) == 4);
+  static_assert(spmv_vector_length(10, 640) == 8 && spmv_vector_length(10, 1270) == 8 &&
+                spmv_vector_length(10, 1280) == 16);
   static_assert(spmv_vector_length(10, 2560) == 32 && spmv_vector_length(1, 100000) == 32);
 }
 

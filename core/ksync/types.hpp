@@ -200,10 +200,10 @@ inline constexpr auto all_segment_forms = detail::ids_of(segment_form_rows);
 // How ksync::spmv and ksync::cuda::spmv share the rows of y = A x (a CSR matrix) among threads:
 //   automatic       each half's own choice (ksync/detail/spmv_choice.hpp): a row per thread on CPU backends;
 //                   on a GPU, lanes_per_row once the mean row length nnz / rows reaches spmv_long_rows
-//                   (8 native, 32 portable)
+//                   (8 native, 16 portable)
 //   row_per_thread  one thread folds a whole row (csr_row_apply): no collective at all, best for short rows
 //   lanes_per_row   a group of 2..32 lanes (a power of two: natively a quarter of the mean row length,
-//                   portably the mean row length) folds a row's entries
+//                   portably an eighth of it, at least 4) folds a row's entries
 //                   side by side, so that its loads coalesce, then combines its partial sums: portable, a
 //                   ThreadVectorRange reduction; native, __shfl_xor_sync within the group
 enum class spmv_strategy {

@@ -5,7 +5,7 @@
 // Asynchronous on `exec` (no fence). The strategies (ksync::spmv_strategy, types.hpp; one file each in
 // detail/spmv/) share the rows among threads: row_per_thread, or lanes_per_row (a vector-lane group per row);
 // `automatic` runs a row per thread on CPU backends and, on a GPU backend, lanes_per_row once the mean row
-// length reaches 32 (detail::spmv_long_rows, ksync/detail/spmv_choice.hpp). Kernels are labelled
+// length reaches 16 (detail::spmv_long_rows, ksync/detail/spmv_choice.hpp). Kernels are labelled
 // "ksync::spmv::<strategy>". The native twin is ksync::cuda::spmv (ksync/cuda/device/spmv.hpp); each half runs
 // its own rows, so there is no bridge.
 #pragma once

@@ -59,9 +59,10 @@ struct spmv_case {
 };
 
 // Every generated family at m = 1, 2, 3 and odd sizes (m^2 or m^3 rows), a matrix with empty rows, one with a
-// few very long rows (1000 entries among rows of 0-3: mean 21, lanes_per_row natively on a GPU), rows of 40
-// and of 70 entries and rows of 256 (the benchmarks' long rows): so that the native lanes_per_row runs every
-// group width it has (spmv_group_width: 2 on the stencils, 4, 8, 16 and 32).
+// few very long rows (1000 entries among rows of 0-3: mean 21, lanes_per_row on a GPU), rows of 40, 70 and
+// 130 entries and rows of 256 (the benchmarks' long rows): so that the native lanes_per_row runs every group
+// width it has (spmv_group_width: 2 on the stencils, 4, 8, 16 and 32) and the portable one every vector
+// length (spmv_vector_length: 4 up to rows of 40, 8 at 70, 16 at 130, 32 at 256).
 template <class T, class Index, class Offset>
 std::vector<spmv_case<T, Index, Offset>> spmv_cases() {
   std::vector<spmv_case<T, Index, Offset>> cases;
@@ -75,6 +76,7 @@ std::vector<spmv_case<T, Index, Offset>> spmv_cases() {
   cases.push_back({"a few long rows", with_long_rows<T, Index, Offset>(157, 2111, 1000)});
   cases.push_back({"rows of 40", with_long_rows<T, Index, Offset>(96, 400, 40, 96)});
   cases.push_back({"rows of 70", with_long_rows<T, Index, Offset>(80, 300, 70, 80)});
+  cases.push_back({"rows of 130", with_long_rows<T, Index, Offset>(72, 300, 130, 72)});
   cases.push_back({"long rows", with_long_rows<T, Index, Offset>(64, 512, 256, 64)});
   return cases;
 }

@@ -25,11 +25,11 @@ constexpr std::int64_t spmv_mean_row_length(std::int64_t rows, std::int64_t nnz)
 //   (69 against 75 at 8 entries, 62 against 119 at 16, 54 against 151 at 128). Below 8 a row per thread: a
 //   stencil row (5 or 7 entries, 40-56 bytes of values) lies in one or two 32-byte sectors that the thread's
 //   next loads find in L1, and it won at 5 and 7 entries.
-// - portable, from 32: its lanes_per_row (a TeamPolicy, one vector range a row, spmv_vector_length lanes)
-//   lost to a row per thread up to 24 entries (175 against 114 at 16) and won from 32 (145 against 151; 99
-//   against 169 at 64).
+// - portable, from 16: its lanes_per_row with spmv_vector_length lanes beat a row per thread from 16 entries
+//   (105 against 121 µs at 16, 93 against 156 at 32; docs/results/2026-12-04-h200-9f82242, pwidth/) and lost
+//   at 8 and 12 (109 against 75 at 12).
 constexpr std::int64_t spmv_long_rows(strategy_half half) noexcept {
-  return half == strategy_half::native ? 8 : 32;
+  return half == strategy_half::native ? 8 : 16;
 }
 
 // The native lanes_per_row's group width: the power of two at or below a quarter of the mean row length,
@@ -47,12 +47,16 @@ constexpr int spmv_group_width(std::int64_t rows, std::int64_t nnz) noexcept {
   return width;
 }
 
-// The portable lanes_per_row's vector length: the power of two from the mean row length up, between 2 and 32,
-// so that a mean row is one pass of the vector. Narrower vectors, which won natively, are not timed here yet.
+// The portable lanes_per_row's vector length: the power of two at or below an eighth of the mean row length,
+// between 4 and 32. Timed at every length 2 ... 32 with the team size Kokkos recommends (H200, Kokkos 4.7.01,
+// banded rows of 8 ... 128 entries; the folder above): the best was 4 from 16 to 64 entries (93 µs at 32,
+// where a vector as long as the row, the rule before, took 153) and 16-32 at 128, within 1.5 % of this rule
+// everywhere. Two lanes never beat both a row per thread and four lanes. The team size stays Kokkos'
+// recommendation (128 threads a team at every length here; other team sizes are not timed yet).
 constexpr int spmv_vector_length(std::int64_t rows, std::int64_t nnz) noexcept {
-  const std::int64_t mean = spmv_mean_row_length(rows, nnz);
-  int width = 2;
-  while (width < 32 && width < mean)
+  const std::int64_t eighth = spmv_mean_row_length(rows, nnz) / 8;
+  int width = 4;
+  while (width < 32 && std::int64_t{2} * width <= eighth)
     width *= 2;
   return width;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // spmv_strategy::lanes_per_row (portable) — a TeamPolicy whose vector length is spmv_vector_length (a power
-// of two from the mean row length, 2..32); a TeamThreadRange over the team's rows
+// of two at or below an eighth of the mean row length, 4..32); a TeamThreadRange over the team's rows
 // gives each member rows, and a ThreadVectorRange over the member's lanes folds one row: lane l sums the
 // entries l, l + lanes, ... (csr_row_share, ksync/csr.hpp), so that on a GPU the lanes' loads coalesce, and
 // the vector reduction adds the lanes' shares. On CPU backends the lanes run one after another in one thread
