@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::mpi::spmv — y = A x for a matrix whose rows are split among the ranks of a communicator in
+// contiguous blocks (ksync::row_partition), each rank holding its block on its own device:
+//
+//   ksync::mpi::distributed_csr<T, Index, MemorySpace, Offset> a(exec, comm, partition, rows);
+//       collective and blocking, once per matrix: `rows` are this rank's rows with global column indices
+//       (a ksync::host_csr_matrix); the halo plan (ksync/halo.hpp: which x entries each rank sends to which)
+//       is built from the sparsity pattern, the columns renumbered locally (the rank's own, then its ghosts).
+//   ksync::mpi::spmv(exec, comm, a, x, y);
+//       collective: x holds a.local_columns() entries, this rank's a.owned_rows() first; the call fills the
+//       rest (the ghosts) from the other ranks and writes y (a.owned_rows() entries).
+//
+// The product overlaps the exchange with the rows that need no ghost (the interior): on `exec` it packs the
+// entries the other ranks need into pinned host memory, fences `exec` (the host sends them), posts the
+// receives and sends, enqueues the interior rows, waits for the halo, and enqueues the ghosts' copy into x
+// and the boundary rows. It returns with those enqueued: y is complete once `exec` is fenced (or its later
+// work runs). On a GPU the interior rows run while the halo travels; on host backends a kernel returns when
+// it is done, so there the exchange waits behind the interior rows instead. Buffers are staged through host
+// memory the device reads and writes directly (Kokkos::SharedHostPinnedSpace); an MPI that reads device
+// memory (GPU-aware) is not used yet.
+//
+// Each row is summed in its storage order, as ksync::spmv's row_per_thread does, so every rank's rows equal
+// the one-rank product bit for bit. Arguments are checked collectively (ksync/mpi/collective.hpp): a wrong
+// extent on one rank makes every rank throw collective_error before any rank sends.
+#pragma once
+
+#include <ksync/csr_matrix.hpp>
+#include <ksync/detail/checks.hpp>
+#include <ksync/detail/index_policy.hpp>
+#include <ksync/detail/spmv_choice.hpp>
+#include <ksync/halo.hpp>
+#include <ksync/mpi/collective.hpp>
+#include <ksync/mpi/halo.hpp>
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ksync::mpi {
+
+namespace detail {
+
+// y(rows(k)) = row rows(k) of A x, through the matrix's own row operator (as ksync::spmv's row_per_thread).
+template <class Matrix, class RowsView, class XView, class YView>
+struct listed_rows_product {
+  Matrix a;
+  RowsView rows;
+  XView x;
+  YView y;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = rows(k);
+    y(i) = a(x, i);
+  }
+};
+
+template <class SendView, class IndicesView, class XView>
+struct pack_halo {
+  SendView send;
+  IndicesView indices;
+  XView x;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const { send(k) = x(indices(k)); }
+};
+
+template <class XView, class ReceiveView>
+struct unpack_halo {
+  XView x;
+  ReceiveView received;
+  std::int64_t owned;
+  KOKKOS_FUNCTION void operator()(std::int64_t g) const { x(owned + g) = received(g); }
+};
+
+template <class V, class MemorySpace, class ExecutionSpace>
+Kokkos::View<V*, MemorySpace> device_copy(const ExecutionSpace& exec, const char* label, const std::vector<V>& host) {
+  Kokkos::View<V*, MemorySpace> device(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)),
+                                       host.size());
+  Kokkos::deep_copy(
+      exec, device,
+      Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()));
+  return device;
+}
+
+}  // namespace detail
+
+template <class T, class Index = std::int32_t, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
+          class Offset = Index>
+class distributed_csr {
+ public:
+  using matrix_type = csr_matrix<T, Index, MemorySpace, Offset>;
+  using rows_view = Kokkos::View<const std::int64_t*, MemorySpace>;
+  using buffer_view = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
+
+  // Collective over comm, blocking (exec is fenced before it returns). `partition` must be the same on every
+  // rank with one block per rank; `rows` holds this rank's partition.size(rank) rows, global columns.
+  template <class ExecutionSpace>
+  distributed_csr(const ExecutionSpace& exec, MPI_Comm comm, const row_partition& partition,
+                  const host_csr_matrix<T, Index, Offset>& rows) {
+    constexpr const char* where = "ksync::mpi::distributed_csr";
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible &&
+                      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::SharedHostPinnedSpace>::accessible,
+                  "ksync::mpi::distributed_csr: exec must be able to reach the matrix's memory space and pinned host "
+                  "memory");
+    const int rank = rank_of(comm);
+    local_rows<T, Index, Offset> local;
+    std::string problem;
+    try {
+      check_collectively(comm, partition.ranks() == size_of(comm), where,
+                         "partition.ranks() = " + std::to_string(partition.ranks()) + " but comm has " +
+                             std::to_string(size_of(comm)) + " ranks");
+      local = localize(partition, rank, rows);
+    } catch (const std::invalid_argument& error) {
+      problem = error.what();
+    }
+    check_collectively(comm, problem.empty(), where, problem);
+    complete_sends(comm, partition, local.plan);
+    const auto largest = [](const std::vector<std::int64_t>& offsets) {
+      std::int64_t most = 0;
+      for (std::size_t k = 0; k + 1 < offsets.size(); ++k)
+        most = std::max(most, offsets[k + 1] - offsets[k]);
+      return most;
+    };
+    check_collectively(comm,
+                       largest(local.plan.source_offsets) <= INT_MAX && largest(local.plan.target_offsets) <= INT_MAX,
+                       where, "a halo message of more than INT_MAX entries (one MPI call's count)");
+    plan_ = std::move(local.plan);
+    matrix_ = matrix_type(exec, local.matrix);
+    interior_ =
+        detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::interior", local.interior);
+    boundary_ =
+        detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::boundary", local.boundary);
+    sends_ = detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::sends", plan_.sends);
+    send_buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::send"),
+                               plan_.sends.size());
+    receive_buffer_ = buffer_view(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::receive"), plan_.ghosts.size());
+    exec.fence("ksync::mpi::distributed_csr: the local rows are on the device");  // the host vectors go out of scope
+  }
+
+  [[nodiscard]] std::int64_t owned_rows() const noexcept { return plan_.owned; }
+  [[nodiscard]] std::int64_t local_columns() const noexcept { return plan_.local_columns(); }
+  [[nodiscard]] const halo_plan& plan() const noexcept { return plan_; }
+  [[nodiscard]] const matrix_type& local_matrix() const noexcept { return matrix_; }  // local column indices
+  [[nodiscard]] const rows_view& interior_rows() const noexcept { return interior_; }
+  [[nodiscard]] const rows_view& boundary_rows() const noexcept { return boundary_; }
+  [[nodiscard]] const rows_view& send_indices() const noexcept { return sends_; }
+  [[nodiscard]] const buffer_view& send_buffer() const noexcept { return send_buffer_; }
+  [[nodiscard]] const buffer_view& receive_buffer() const noexcept { return receive_buffer_; }
+
+ private:
+  halo_plan plan_;
+  matrix_type matrix_;
+  rows_view interior_;
+  rows_view boundary_;
+  rows_view sends_;
+  buffer_view send_buffer_;
+  buffer_view receive_buffer_;
+};
+
+// Deduction from a host matrix: the default memory space of exec.
+template <class ExecutionSpace, class T, class Index, class Offset>
+distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const host_csr_matrix<T, Index, Offset>&)
+    -> distributed_csr<T, Index, typename ExecutionSpace::memory_space, Offset>;
+
+namespace detail {
+
+template <class ExecutionSpace, class Matrix, class RowsView, class XView, class YView>
+void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a, const RowsView& rows, const XView& x,
+                  const YView& y) {
+  if (rows.extent(0) == 0) return;
+  Kokkos::parallel_for(label, ksync::detail::index_policy<ExecutionSpace>(exec, 0, rows.extent(0)),
+                       listed_rows_product<Matrix, RowsView, XView, YView>{a, rows, x, y});
+}
+
+}  // namespace detail
+
+// Collective over comm: y = A x for this rank's rows, x's ghosts filled on the way (see the top of the file).
+template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
+void spmv(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
+          const XView& x, const YView& y) {
+  constexpr const char* where = "ksync::mpi::spmv";
+  static_assert(ksync::detail::takes_exec_and_two_views_v<ExecutionSpace, XView, YView>,
+                "ksync::mpi::spmv: the first argument must be a Kokkos execution space instance, `x` and `y` rank-1 "
+                "Views that it can access");
+  static_assert(std::is_same_v<typename XView::value_type, T> && std::is_same_v<typename YView::value_type, T>,
+                "ksync::mpi::spmv: `x` and `y` must be non-const Views of the matrix's value type (the call writes "
+                "x's ghosts)");
+  const bool x_fits = static_cast<std::int64_t>(x.extent(0)) == a.local_columns();
+  const bool y_fits = static_cast<std::int64_t>(y.extent(0)) == a.owned_rows();
+  check_collectively(comm, x_fits && y_fits && a.plan().rank == rank_of(comm), where,
+                     "x.extent(0) = " + std::to_string(x.extent(0)) +
+                         " and y.extent(0) = " + std::to_string(y.extent(0)) + " but the matrix has " +
+                         std::to_string(a.local_columns()) + " local columns and " + std::to_string(a.owned_rows()) +
+                         " rows here" + (a.plan().rank == rank_of(comm) ? "" : " (and is another rank's)"));
+  std::string overlap;
+  try {
+    ksync::detail::check_spmv_disjoint(where, x.data(), x.span() * sizeof(T), y.data(), y.span() * sizeof(T));
+  } catch (const std::invalid_argument& error) {
+    overlap = error.what();
+  }
+  check_collectively(comm, overlap.empty(), where, overlap);
+
+  const halo_plan& plan = a.plan();
+  const auto& send = a.send_buffer();
+  const auto& received = a.receive_buffer();
+  using matrix = distributed_csr<T, Index, MemorySpace, Offset>;
+  if (!plan.sends.empty()) {
+    Kokkos::parallel_for(
+        "ksync::mpi::spmv::pack",
+        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
+        detail::pack_halo<typename matrix::buffer_view, typename matrix::rows_view, XView>{send, a.send_indices(), x});
+  }
+  if (!plan.sends.empty() || !plan.ghosts.empty()) {
+    // The host sends the packed entries next, and receives into the buffer the previous call's unpack read.
+    exec.fence("ksync::mpi::spmv: the halo is packed");
+  }
+  std::vector<MPI_Request> requests;
+  requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
+  constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
+  const MPI_Datatype type = detail::halo_datatype<T>();
+  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Irecv(received.data() + plan.source_offsets[s],
+                              static_cast<int>(plan.source_offsets[s + 1] - plan.source_offsets[s]), type,
+                              plan.source_ranks[s], tag, comm, &requests.back()));
+  }
+  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Isend(send.data() + plan.target_offsets[t],
+                              static_cast<int>(plan.target_offsets[t + 1] - plan.target_offsets[t]), type,
+                              plan.target_ranks[t], tag, comm, &requests.back()));
+  }
+  detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  if (received.extent(0) > 0) {
+    Kokkos::parallel_for(
+        "ksync::mpi::spmv::unpack",
+        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(received.extent(0))),
+        detail::unpack_halo<XView, typename matrix::buffer_view>{x, received, plan.owned});
+  }
+  detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
+}
+
+}  // namespace ksync::mpi

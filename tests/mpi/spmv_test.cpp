@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::mpi::distributed_csr and ksync::mpi::spmv (ksync/mpi/spmv.hpp) on however many ranks mpiexec starts
+// (CTest: 1, 2, 3 and 4): each rank holds its block of rows of a generated matrix on its device, and the
+// distributed product must give the one-rank product's rows bit for bit, its ghosts the other ranks' x.
+#include "../support/sparse.hpp"
+
+#include <ksync/mpi/spmv.hpp>
+#include <ksync/spmv.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::test::host_product;
+using ksync::test::rows_of;
+using ksync::test::sparse_family;
+
+double x_at(std::int64_t j, int round) {
+  return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
+}
+
+// Every family at a size whose rows do not divide evenly among 3 or 4 ranks; each product twice, with another
+// x the second time (the exchange buffers are kept in the matrix between calls).
+TEST(MpiSpmv, EveryRankGivesTheOneRankRowsBitForBit) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const Exec exec;
+  for (const auto family : ksync::test::all_sparse_families) {
+    const int m = family == sparse_family::poisson_3d ? 5 : 11;
+    const matrix a = ksync::test::generate<double, std::int32_t>(family, m);
+    const ksync::csr_matrix whole(exec, a);
+    const ksync::row_partition partition(a.rows, size);
+    const std::int64_t first = partition.begin(rank);
+    const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                  rows_of(a, first, partition.end(rank)));
+    ASSERT_EQ(distributed.owned_rows(), partition.size(rank));
+    const ksync::halo_plan& plan = distributed.plan();
+    Kokkos::View<double*> x("x", distributed.local_columns());
+    Kokkos::View<double*> y("y", distributed.owned_rows());
+    const auto x_host = Kokkos::create_mirror_view(x);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+      for (std::int64_t j = 0; j < a.cols; ++j)
+        x_global[j] = x_at(j, round);
+      for (std::int64_t i = 0; i < plan.owned; ++i)
+        x_host(i) = x_global[first + i];
+      for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
+        x_host(plan.owned + static_cast<std::int64_t>(g)) = std::numeric_limits<double>::quiet_NaN();
+      Kokkos::deep_copy(exec, x, x_host);
+      ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+      exec.fence();
+      const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      Kokkos::deep_copy(x_host, x);
+      // The one-rank product on this rank's device, row per thread: the same row operator, the same bits.
+      const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
+          x_global.data(), x_global.size());
+      const auto x_device = Kokkos::create_mirror_view_and_copy(exec, x_all);
+      Kokkos::View<double*> y_all("y_all", a.rows);
+      ksync::spmv(exec, whole, x_device, y_all, ksync::spmv_strategy::row_per_thread);
+      const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+      const auto host_rows = host_product(a, x_global);
+      const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size) +
+                                ", round " + std::to_string(round);
+      for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
+        ASSERT_EQ(x_host(plan.owned + static_cast<std::int64_t>(g)), x_global[plan.ghosts[g]])
+            << where << ", ghost " << g;
+      for (std::int64_t i = 0; i < plan.owned; ++i) {
+        ASSERT_EQ(y_host(i), expected(first + i)) << where << ", row " << first + i;
+        ASSERT_NEAR(y_host(i), host_rows[first + i], 1e-12 * (1 + std::fabs(host_rows[first + i]))) << where;
+      }
+    }
+  }
+}
+
+// A rank whose x has the wrong length stops every rank with its message before any rank sends.
+TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const Exec exec;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                rows_of(a, partition.begin(rank), partition.end(rank)));
+  const int faulty = size - 1;
+  Kokkos::View<double*> x("x", distributed.local_columns() + (rank == faulty ? 1 : 0));
+  Kokkos::View<double*> y("y", distributed.owned_rows());
+  try {
+    ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+    ADD_FAILURE() << "no exception";
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_EQ(error.failing_rank(), faulty);
+    EXPECT_NE(std::string(error.what())
+                  .find("ksync::mpi::spmv: rank " + std::to_string(faulty) + " of " + std::to_string(size) +
+                        ": x.extent(0) = "),
+              std::string::npos)
+        << error.what();
+  }
+  // Rows that do not match the partition on one rank stop every rank when the matrix is made.
+  const std::int64_t last = partition.end(rank) - (rank == faulty && partition.size(rank) > 0 ? 1 : 0);
+  EXPECT_THROW(ksync::mpi::distributed_csr(exec, MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), last)),
+               ksync::mpi::collective_error);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  // Errors come back as codes (KSYNC_MPI_CHECK turns them into exceptions) instead of aborting the job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int status = 0;
+  {
+    const Kokkos::ScopeGuard kokkos(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    status = RUN_ALL_TESTS();
+  }
+  MPI_Finalize();
+  return status;
+}
