@@ -228,7 +228,11 @@ __global__ void __launch_bounds__(block_size)
 // follows it, and grid_total's reads end before the next grid barrier; each grid barrier is also a barrier
 // of the whole block, so the phases need no block barrier of their own to reuse them.
 template <class T, class Operator, class Barrier>
-__global__ void __launch_bounds__(block_size)
+// Six blocks a multiprocessor at least: 40 registers a thread, where the kernel took 64 and four blocks fitted. A
+// persistent grid is one wave, so occupancy is all the loads it keeps in flight; at m = 4096 on an H200 the
+// spills this costs (about 100 bytes a thread) weigh less than the warps it adds (427 -> 366 us an iteration
+// on the stencil with grid.sync; docs/results/2026-12-04-h200-214e590).
+__global__ void __launch_bounds__(block_size, 6)
     persistent_kernel(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
                       double tolerance, int max_iterations, double* history) {
   __shared__ block::shuffle_storage<T, block_size> scratch_a;
