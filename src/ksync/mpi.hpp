@@ -17,7 +17,8 @@
 //                                                configuration must agree on every rank; returns the seconds
 //                                                of the slowest rank.
 // A CSR matrix split by rows among the ranks and its product y = A x, the halo exchanged behind the interior
-// rows: ksync::mpi::distributed_csr and ksync::mpi::spmv (ksync/mpi/spmv.hpp).
+// rows: ksync::mpi::distributed_csr and ksync::mpi::spmv (ksync/mpi/spmv.hpp); CG on it: ksync::mpi::cg
+// (ksync/mpi/cg.hpp).
 // For results that stay on the GPU, NCCL is the engine: ksync::cuda::node::reduce(nccl_communicator, ...)
 // (ksync/cuda/node/nccl.hpp, ksync/cuda/node/mpi.hpp).
 #pragma once

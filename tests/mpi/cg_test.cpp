@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::mpi::cg (ksync/mpi/cg.hpp) on however many ranks mpiexec starts (CTest: 1, 2, 3 and 4): each rank
+// holds its block of rows of a generated matrix, and the distributed solve must stop within one iteration of
+// the one-rank ksync::cg (host_scalars, the same recurrence: only the sums' order differs) with a solution
+// as close to it as the tolerance allows, with and without Jacobi; bad input stops every rank.
+#include "../support/sparse.hpp"
+
+#include <ksync/cg.hpp>
+#include <ksync/mpi/cg.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::test::rows_of;
+using ksync::test::sparse_family;
+
+struct distributed_problem {
+  matrix a;
+  ksync::row_partition partition;
+  std::vector<double> b;
+};
+
+distributed_problem problem_of(sparse_family family, int m) {
+  matrix a = ksync::test::generate<double, std::int32_t>(family, m);
+  const ksync::row_partition partition(a.rows, ksync::mpi::size_of(MPI_COMM_WORLD));
+  auto b = ksync::test::sparse_right_hand_side<double>(a.rows, 7);
+  return {.a = std::move(a), .partition = partition, .b = std::move(b)};
+}
+
+Kokkos::View<double*> device_copy(const std::vector<double>& host, std::int64_t first, std::int64_t count) {
+  Kokkos::View<double*> out("v", count);
+  const auto mirror = Kokkos::create_mirror_view(out);
+  for (std::int64_t i = 0; i < count; ++i)
+    mirror(i) = host[first + i];
+  Kokkos::deep_copy(out, mirror);
+  return out;
+}
+
+TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const Exec exec;
+  for (const auto family : ksync::test::all_sparse_families) {
+    const int m = family == sparse_family::poisson_3d ? 6 : 13;
+    for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
+      const auto p = problem_of(family, m);
+      ksync::cg_options options;
+      options.tolerance = 1e-10;
+      options.preconditioner = preconditioner;
+      options.record_history = true;
+      const std::int64_t first = p.partition.begin(rank);
+      const std::int64_t count = p.partition.size(rank);
+      const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
+      const auto b = device_copy(p.b, first, count);
+      Kokkos::View<double*> x("x", count);
+      const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+
+      // The one-rank solve on this rank's device.
+      const ksync::csr_matrix whole(exec, p.a);
+      const auto b_all = device_copy(p.b, 0, p.a.rows);
+      Kokkos::View<double*> x_all("x_all", p.a.rows);
+      const ksync::cg_result reference = ksync::cg(exec, whole, b_all, x_all, ksync::cg_form::host_scalars, options);
+
+      const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", rank " +
+                                std::to_string(rank) + " of " + std::to_string(size);
+      ASSERT_TRUE(reference.converged) << where;
+      EXPECT_TRUE(result.converged) << where;
+      EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;
+      EXPECT_LE(result.relative_residual, options.tolerance) << where;
+      EXPECT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1) << where;
+      const auto x_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+      const auto x_one = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_all);
+      double largest = 0;
+      for (std::int64_t j = 0; j < p.a.rows; ++j)
+        largest = std::max(largest, std::abs(x_one(j)));
+      for (std::int64_t i = 0; i < count; ++i)
+        ASSERT_NEAR(x_host(i), x_one(first + i), 1e-7 * largest) << where << ", row " << first + i;
+    }
+  }
+}
+
+// Options that differ between ranks, a wrong extent on one rank, or a diagonal Jacobi cannot use stop every
+// rank with the message, before any rank iterates.
+TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const Exec exec;
+  const auto p = problem_of(sparse_family::poisson_2d, 6);
+  const std::int64_t first = p.partition.begin(rank);
+  const std::int64_t count = p.partition.size(rank);
+  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
+  const auto b = device_copy(p.b, first, count);
+  const int faulty = size - 1;
+  const auto refuses = [&](const auto& call, const std::string& text) {
+    try {
+      call();
+    } catch (const ksync::mpi::collective_error& error) {
+      const bool names_it = std::string(error.what()).find(text) != std::string::npos;
+      EXPECT_TRUE(names_it) << error.what();
+      return names_it;
+    }
+    ADD_FAILURE() << "no exception for " << text;
+    return false;
+  };
+  Kokkos::View<double*> x("x", count + (rank == faulty ? 1 : 0));
+  EXPECT_TRUE(
+      refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x); },
+              "ksync::mpi::cg: rank " + std::to_string(faulty) + " of " + std::to_string(size) + ": x.extent(0)"));
+  Kokkos::View<double*> x_fits("x", count);
+  ksync::cg_options options;
+  options.max_iterations = rank == faulty ? 20 : 10;
+  if (size > 1) {
+    EXPECT_TRUE(
+        refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x_fits, options); }, "options.max_iterations"));
+  }
+  ksync::cg_options pipelined;
+  pipelined.recurrence = ksync::cg_recurrence::pipelined;
+  EXPECT_TRUE(refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x_fits, pipelined); },
+                      "ksync::mpi::cg runs the classic recurrence"));
+  // A matrix with a zero on the diagonal of the last row: Jacobi refuses it on every rank, x left as it was.
+  matrix zero_diagonal = p.a;
+  for (auto k = zero_diagonal.row_offsets[zero_diagonal.rows - 1]; k < zero_diagonal.row_offsets[zero_diagonal.rows];
+       ++k)
+    if (zero_diagonal.columns[k] == zero_diagonal.rows - 1) zero_diagonal.values[k] = 0.0;
+  const ksync::mpi::distributed_csr singular(exec, MPI_COMM_WORLD, p.partition,
+                                             rows_of(zero_diagonal, first, first + count));
+  ksync::cg_options jacobi;
+  jacobi.preconditioner = ksync::cg_preconditioner::jacobi;
+  EXPECT_THROW((void)ksync::mpi::cg(exec, MPI_COMM_WORLD, singular, b, x_fits, jacobi), std::invalid_argument);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  // Errors come back as codes (KSYNC_MPI_CHECK turns them into exceptions) instead of aborting the job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int status = 0;
+  {
+    const Kokkos::ScopeGuard kokkos(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    status = RUN_ALL_TESTS();
+  }
+  MPI_Finalize();
+  return status;
+}
