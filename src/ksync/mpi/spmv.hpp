@@ -61,6 +61,15 @@ struct listed_rows_product {
   }
 };
 
+// y(i) = row i of A x for every i of [first, first + count): a set of rows that is one run needs no list.
+template <class Matrix, class XView, class YView>
+struct ranged_rows_product {
+  Matrix a;
+  XView x;
+  YView y;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { y(i) = a(x, i); }
+};
+
 template <class SendView, class IndicesView, class XView>
 struct pack_halo {
   SendView send;
@@ -88,6 +97,25 @@ Kokkos::View<V*, MemorySpace> device_copy(const ExecutionSpace& exec, const char
 }
 
 }  // namespace detail
+
+// Local rows of one kind (interior or boundary), ascending: one run [first, first + count) when they are
+// consecutive (a row block's interior is, for a banded matrix: a kernel over a range then reads no list),
+// else the list itself.
+template <class MemorySpace>
+struct row_set {
+  Kokkos::View<const std::int64_t*, MemorySpace> list;  // empty when the rows are one run
+  std::int64_t first = 0;
+  std::int64_t count = 0;
+  [[nodiscard]] bool is_run() const noexcept { return list.extent(0) == 0; }
+
+  template <class ExecutionSpace>
+  static row_set of(const ExecutionSpace& exec, const char* label, const std::vector<std::int64_t>& rows) {
+    row_set set{.list = {}, .first = rows.empty() ? 0 : rows.front(), .count = static_cast<std::int64_t>(rows.size())};
+    if (!rows.empty() && rows.back() - rows.front() + 1 != set.count)
+      set.list = detail::device_copy<std::int64_t, MemorySpace>(exec, label, rows);
+    return set;
+  }
+};
 
 template <class T, class Index = std::int32_t, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
           class Offset = Index>
@@ -131,10 +159,8 @@ class distributed_csr {
                        where, "a halo message of more than INT_MAX entries (one MPI call's count)");
     plan_ = std::move(local.plan);
     matrix_ = matrix_type(exec, local.matrix);
-    interior_ =
-        detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::interior", local.interior);
-    boundary_ =
-        detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::boundary", local.boundary);
+    interior_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::interior", local.interior);
+    boundary_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::boundary", local.boundary);
     sends_ = detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::sends", plan_.sends);
     send_buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::send"),
                                plan_.sends.size());
@@ -147,8 +173,8 @@ class distributed_csr {
   [[nodiscard]] std::int64_t local_columns() const noexcept { return plan_.local_columns(); }
   [[nodiscard]] const halo_plan& plan() const noexcept { return plan_; }
   [[nodiscard]] const matrix_type& local_matrix() const noexcept { return matrix_; }  // local column indices
-  [[nodiscard]] const rows_view& interior_rows() const noexcept { return interior_; }
-  [[nodiscard]] const rows_view& boundary_rows() const noexcept { return boundary_; }
+  [[nodiscard]] const row_set<MemorySpace>& interior_rows() const noexcept { return interior_; }
+  [[nodiscard]] const row_set<MemorySpace>& boundary_rows() const noexcept { return boundary_; }
   [[nodiscard]] const rows_view& send_indices() const noexcept { return sends_; }
   [[nodiscard]] const buffer_view& send_buffer() const noexcept { return send_buffer_; }
   [[nodiscard]] const buffer_view& receive_buffer() const noexcept { return receive_buffer_; }
@@ -156,8 +182,8 @@ class distributed_csr {
  private:
   halo_plan plan_;
   matrix_type matrix_;
-  rows_view interior_;
-  rows_view boundary_;
+  row_set<MemorySpace> interior_;
+  row_set<MemorySpace> boundary_;
   rows_view sends_;
   buffer_view send_buffer_;
   buffer_view receive_buffer_;
@@ -170,12 +196,18 @@ distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const hos
 
 namespace detail {
 
-template <class ExecutionSpace, class Matrix, class RowsView, class XView, class YView>
-void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a, const RowsView& rows, const XView& x,
-                  const YView& y) {
-  if (rows.extent(0) == 0) return;
-  Kokkos::parallel_for(label, ksync::detail::index_policy<ExecutionSpace>(exec, 0, rows.extent(0)),
-                       listed_rows_product<Matrix, RowsView, XView, YView>{a, rows, x, y});
+template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView>
+void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a, const row_set<MemorySpace>& rows,
+                  const XView& x, const YView& y) {
+  using policy = ksync::detail::index_policy<ExecutionSpace>;
+  if (rows.count == 0) return;
+  if (rows.is_run()) {
+    Kokkos::parallel_for(label, policy(exec, rows.first, rows.first + rows.count),
+                         ranged_rows_product<Matrix, XView, YView>{a, x, y});
+  } else {
+    Kokkos::parallel_for(label, policy(exec, 0, rows.count),
+                         listed_rows_product<Matrix, decltype(rows.list), XView, YView>{a, rows.list, x, y});
+  }
 }
 
 }  // namespace detail
