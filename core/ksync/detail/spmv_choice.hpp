@@ -18,6 +18,14 @@ constexpr std::int64_t spmv_mean_row_length(std::int64_t rows, std::int64_t nnz)
   return rows > 0 ? (nnz + rows - 1) / rows : 0;
 }
 
+// The largest power of two at or below `value`, between `smallest` and 32 (a warp): a lane group's width.
+constexpr int spmv_power_of_two_at_most(std::int64_t value, int smallest) noexcept {
+  int width = smallest;
+  while (width < 32 && std::int64_t{2} * width <= value)
+    width *= 2;
+  return width;
+}
+
 // The mean row length (nnz / rows, rounded up) from which `automatic` runs lanes_per_row on a GPU, per half.
 // Measured on an H200 (docs/results/2026-12-04-h200-f818fbe: banded rows of 8 ... 128 entries, 16 M entries
 // at every length, double; µs per product):
@@ -40,11 +48,7 @@ constexpr std::int64_t spmv_long_rows(strategy_half half) noexcept {
 // 8 and 12 entries, 4 at 16 and 24, 8 at 32 and 48, 16 at 64, 32 at 128 and 256, which is this rule (Kokkos
 // Kernels' own vector-length rule, doubled while 6 x length < the mean row, gives the same widths there).
 constexpr int spmv_group_width(std::int64_t rows, std::int64_t nnz) noexcept {
-  const std::int64_t quarter = spmv_mean_row_length(rows, nnz) / 4;
-  int width = 2;
-  while (width < 32 && std::int64_t{2} * width <= quarter)
-    width *= 2;
-  return width;
+  return spmv_power_of_two_at_most(spmv_mean_row_length(rows, nnz) / 4, 2);
 }
 
 // The portable lanes_per_row's vector length: the power of two at or below an eighth of the mean row length,
@@ -54,11 +58,7 @@ constexpr int spmv_group_width(std::int64_t rows, std::int64_t nnz) noexcept {
 // everywhere. Two lanes never beat both a row per thread and four lanes. The team size stays Kokkos'
 // recommendation (128 threads a team at every length here; other team sizes are not timed yet).
 constexpr int spmv_vector_length(std::int64_t rows, std::int64_t nnz) noexcept {
-  const std::int64_t eighth = spmv_mean_row_length(rows, nnz) / 8;
-  int width = 4;
-  while (width < 32 && std::int64_t{2} * width <= eighth)
-    width *= 2;
-  return width;
+  return spmv_power_of_two_at_most(spmv_mean_row_length(rows, nnz) / 8, 4);
 }
 
 // The row a call of `half` runs: `strategy` itself, or for `automatic` a row per thread on CPU backends (a
