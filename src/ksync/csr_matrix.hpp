@@ -53,6 +53,19 @@ void check_csr_on(const ExecutionSpace& exec, const char* where, std::int64_t ro
   check_csr_fault(where, first, cols, nnz);
 }
 
+// A host vector's copy in a View of `MemorySpace`, enqueued on exec: the vector must outlive the copy (fence
+// exec before it goes).
+template <class MemorySpace, class ExecutionSpace, class V>
+Kokkos::View<const V*, MemorySpace> device_copy_of(const ExecutionSpace& exec, const char* label,
+                                                   const std::vector<V>& host) {
+  Kokkos::View<V*, MemorySpace> device(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)),
+                                       host.size());
+  Kokkos::deep_copy(
+      exec, device,
+      Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()));
+  return device;
+}
+
 }  // namespace detail
 
 template <class T, class Index = std::int32_t, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
@@ -89,9 +102,10 @@ class csr_matrix {
   // Copies a host matrix to MemorySpace on exec (and checks it there).
   template <class ExecutionSpace>
   csr_matrix(const ExecutionSpace& exec, const host_csr_matrix<T, Index, Offset>& host)
-      : csr_matrix(exec, host.rows, host.cols, copy_of(exec, "ksync::csr_matrix::row_offsets", host.row_offsets),
-                   copy_of(exec, "ksync::csr_matrix::columns", host.columns),
-                   copy_of(exec, "ksync::csr_matrix::values", host.values)) {}
+      : csr_matrix(exec, host.rows, host.cols,
+                   detail::device_copy_of<MemorySpace>(exec, "ksync::csr_matrix::row_offsets", host.row_offsets),
+                   detail::device_copy_of<MemorySpace>(exec, "ksync::csr_matrix::columns", host.columns),
+                   detail::device_copy_of<MemorySpace>(exec, "ksync::csr_matrix::values", host.values)) {}
 
   // Shares the Views of a KokkosSparse::CrsMatrix (any type with its graph.row_map, graph.entries, values,
   // numRows() and numCols(); Kokkos Kernels need not be found to compile this).
@@ -130,17 +144,6 @@ class csr_matrix {
   friend bool operator==(const csr_matrix&, const csr_matrix&) = default;
 
  private:
-  template <class ExecutionSpace, class V>
-  static Kokkos::View<const V*, MemorySpace> copy_of(const ExecutionSpace& exec, const char* label,
-                                                     const std::vector<V>& host) {
-    Kokkos::View<V*, MemorySpace> device(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)),
-                                         host.size());
-    Kokkos::deep_copy(
-        exec, device,
-        Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()));
-    return device;
-  }
-
   template <class ExecutionSpace>
   void check(const ExecutionSpace& exec) const {
     detail::check_csr_on(exec, "ksync::csr_matrix", rows_, cols_, row_offsets_, columns_, nnz());

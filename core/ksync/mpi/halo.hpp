@@ -43,6 +43,30 @@ inline std::int64_t count_for(const std::vector<int>& ranks, const std::vector<s
     if (ranks[k] == rank) return offsets[k + 1] - offsets[k];
   return 0;
 }
+// Posts the halo's messages of `plan`: a receive of each source rank's ghosts into `ghosts` (plan.ghosts.size()
+// values, in the plan's order) and a send of each target rank's values from `packed` (plan.sends.size() values,
+// in plan.sends' order). Both are host memory (or memory the MPI reads and writes); wait for the requests
+// before touching either.
+template <class T>
+[[nodiscard]] std::vector<MPI_Request> post_halo(MPI_Comm comm, const halo_plan& plan, const T* packed, T* ghosts,
+                                                 int tag) {
+  const MPI_Datatype type = halo_datatype<T>();
+  std::vector<MPI_Request> requests;
+  requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
+  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Irecv(ghosts + plan.source_offsets[s],
+                              static_cast<int>(plan.source_offsets[s + 1] - plan.source_offsets[s]), type,
+                              plan.source_ranks[s], tag, comm, &requests.back()));
+  }
+  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
+    requests.emplace_back();
+    KSYNC_MPI_CHECK(MPI_Isend(packed + plan.target_offsets[t],
+                              static_cast<int>(plan.target_offsets[t + 1] - plan.target_offsets[t]), type,
+                              plan.target_ranks[t], tag, comm, &requests.back()));
+  }
+  return requests;
+}
 }  // namespace detail
 
 // Collective over comm: completes the send side of every rank's `plan` (this rank's, from localize with
@@ -117,25 +141,11 @@ void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
                      "x holds " + std::to_string(x.size()) + " values but the plan of rank " +
                          std::to_string(plan.rank) + " has " + std::to_string(plan.local_columns()) +
                          " local columns (or the plan is another rank's)");
-  const MPI_Datatype type = detail::halo_datatype<T>();
   std::vector<T> packed(plan.sends.size());
   for (std::size_t k = 0; k < plan.sends.size(); ++k)
     packed[k] = x[static_cast<std::size_t>(plan.sends[k])];
-  std::vector<MPI_Request> requests;
-  requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
   constexpr int tag = 4242;  // the halo's values; nothing else travels between the ranks meanwhile
-  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
-    requests.emplace_back();
-    KSYNC_MPI_CHECK(MPI_Irecv(x.data() + plan.owned + plan.source_offsets[s],
-                              static_cast<int>(plan.source_offsets[s + 1] - plan.source_offsets[s]), type,
-                              plan.source_ranks[s], tag, comm, &requests.back()));
-  }
-  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
-    requests.emplace_back();
-    KSYNC_MPI_CHECK(MPI_Isend(packed.data() + plan.target_offsets[t],
-                              static_cast<int>(plan.target_offsets[t + 1] - plan.target_offsets[t]), type,
-                              plan.target_ranks[t], tag, comm, &requests.back()));
-  }
+  auto requests = detail::post_halo(comm, plan, packed.data(), x.data() + plan.owned, tag);
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
 }
 

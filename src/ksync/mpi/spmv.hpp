@@ -28,6 +28,7 @@
 #include <ksync/csr_matrix.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/index_policy.hpp>
+#include <ksync/detail/spmv/row_per_thread.hpp>
 #include <ksync/detail/spmv_choice.hpp>
 #include <ksync/halo.hpp>
 #include <ksync/mpi/collective.hpp>
@@ -61,41 +62,6 @@ struct listed_rows_product {
   }
 };
 
-// y(i) = row i of A x for every i of [first, first + count): a set of rows that is one run needs no list.
-template <class Matrix, class XView, class YView>
-struct ranged_rows_product {
-  Matrix a;
-  XView x;
-  YView y;
-  KOKKOS_FUNCTION void operator()(std::int64_t i) const { y(i) = a(x, i); }
-};
-
-template <class SendView, class IndicesView, class XView>
-struct pack_halo {
-  SendView send;
-  IndicesView indices;
-  XView x;
-  KOKKOS_FUNCTION void operator()(std::int64_t k) const { send(k) = x(indices(k)); }
-};
-
-template <class XView, class ReceiveView>
-struct unpack_halo {
-  XView x;
-  ReceiveView received;
-  std::int64_t owned;
-  KOKKOS_FUNCTION void operator()(std::int64_t g) const { x(owned + g) = received(g); }
-};
-
-template <class V, class MemorySpace, class ExecutionSpace>
-Kokkos::View<V*, MemorySpace> device_copy(const ExecutionSpace& exec, const char* label, const std::vector<V>& host) {
-  Kokkos::View<V*, MemorySpace> device(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(label)),
-                                       host.size());
-  Kokkos::deep_copy(
-      exec, device,
-      Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()));
-  return device;
-}
-
 }  // namespace detail
 
 // Local rows of one kind (interior or boundary), ascending: one run [first, first + count) when they are
@@ -112,7 +78,7 @@ struct row_set {
   static row_set of(const ExecutionSpace& exec, const char* label, const std::vector<std::int64_t>& rows) {
     row_set set{.list = {}, .first = rows.empty() ? 0 : rows.front(), .count = static_cast<std::int64_t>(rows.size())};
     if (!rows.empty() && rows.back() - rows.front() + 1 != set.count)
-      set.list = detail::device_copy<std::int64_t, MemorySpace>(exec, label, rows);
+      set.list = ksync::detail::device_copy_of<MemorySpace>(exec, label, rows);
     return set;
   }
 };
@@ -161,7 +127,7 @@ class distributed_csr {
     matrix_ = matrix_type(exec, local.matrix);
     interior_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::interior", local.interior);
     boundary_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::boundary", local.boundary);
-    sends_ = detail::device_copy<std::int64_t, MemorySpace>(exec, "ksync::mpi::distributed_csr::sends", plan_.sends);
+    sends_ = ksync::detail::device_copy_of<MemorySpace>(exec, "ksync::mpi::distributed_csr::sends", plan_.sends);
     send_buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::send"),
                                plan_.sends.size());
     receive_buffer_ = buffer_view(
@@ -203,7 +169,7 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
   if (rows.count == 0) return;
   if (rows.is_run()) {
     Kokkos::parallel_for(label, policy(exec, rows.first, rows.first + rows.count),
-                         ranged_rows_product<Matrix, XView, YView>{a, x, y});
+                         ksync::detail::SpmvRowPerThread<Matrix, XView, YView>{a, x, y});
   } else {
     Kokkos::parallel_for(label, policy(exec, 0, rows.count),
                          listed_rows_product<Matrix, decltype(rows.list), XView, YView>{a, rows.list, x, y});
@@ -241,40 +207,24 @@ void spmv(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, In
   const halo_plan& plan = a.plan();
   const auto& send = a.send_buffer();
   const auto& received = a.receive_buffer();
-  using matrix = distributed_csr<T, Index, MemorySpace, Offset>;
   if (!plan.sends.empty()) {
+    const auto& indices = a.send_indices();
     Kokkos::parallel_for(
         "ksync::mpi::spmv::pack",
         ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
-        detail::pack_halo<typename matrix::buffer_view, typename matrix::rows_view, XView>{send, a.send_indices(), x});
+        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
   }
   if (!plan.sends.empty() || !plan.ghosts.empty()) {
-    // The host sends the packed entries next, and receives into the buffer the previous call's unpack read.
+    // The host sends the packed entries next, and receives into the buffer the previous call's copy into x read.
     exec.fence("ksync::mpi::spmv: the halo is packed");
   }
-  std::vector<MPI_Request> requests;
-  requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
-  const MPI_Datatype type = detail::halo_datatype<T>();
-  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
-    requests.emplace_back();
-    KSYNC_MPI_CHECK(MPI_Irecv(received.data() + plan.source_offsets[s],
-                              static_cast<int>(plan.source_offsets[s + 1] - plan.source_offsets[s]), type,
-                              plan.source_ranks[s], tag, comm, &requests.back()));
-  }
-  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
-    requests.emplace_back();
-    KSYNC_MPI_CHECK(MPI_Isend(send.data() + plan.target_offsets[t],
-                              static_cast<int>(plan.target_offsets[t + 1] - plan.target_offsets[t]), type,
-                              plan.target_ranks[t], tag, comm, &requests.back()));
-  }
+  auto requests = detail::post_halo(comm, plan, send.data(), received.data(), tag);
   detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  if (received.extent(0) > 0) {
-    Kokkos::parallel_for(
-        "ksync::mpi::spmv::unpack",
-        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(received.extent(0))),
-        detail::unpack_halo<XView, typename matrix::buffer_view>{x, received, plan.owned});
+  if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
+    const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
+    Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
   }
   detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
 }
