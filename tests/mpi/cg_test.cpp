@@ -142,17 +142,3 @@ TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  // Errors come back as codes (KSYNC_MPI_CHECK turns them into exceptions) instead of aborting the job.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  int status = 0;
-  {
-    const Kokkos::ScopeGuard kokkos(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    status = RUN_ALL_TESTS();
-  }
-  MPI_Finalize();
-  return status;
-}

@@ -147,15 +147,3 @@ TEST(MpiPipeline, AConfigurationThatDiffersAcrossRanksStopsEveryRank) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int status = 0;
-  {
-    const Kokkos::ScopeGuard kokkos(argc, argv);
-    ::testing::InitGoogleTest(&argc, argv);
-    status = RUN_ALL_TESTS();
-  }
-  MPI_Finalize();
-  return status;
-}
