@@ -4,6 +4,7 @@
 // the one-rank ksync::cg (host_scalars, the same recurrence: only the sums' order differs) with a solution
 // as close to it as the tolerance allows, with and without Jacobi; bad input stops every rank.
 #include "../support/sparse.hpp"
+#include "world.hpp"
 
 #include <ksync/cg.hpp>
 #include <ksync/mpi/cg.hpp>
@@ -49,8 +50,7 @@ Kokkos::View<double*> device_copy(const std::vector<double>& host, std::int64_t 
 }
 
 TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
-  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
-  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const auto [rank, size] = ksync::test::world();
   const Exec exec;
   for (const auto family : ksync::test::all_sparse_families) {
     const int m = family == sparse_family::poisson_3d ? 6 : 13;
@@ -94,8 +94,7 @@ TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
 // Options that differ between ranks, a wrong extent on one rank, or a diagonal Jacobi cannot use stop every
 // rank with the message, before any rank iterates.
 TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
-  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
-  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const auto [rank, size] = ksync::test::world();
   const Exec exec;
   const auto p = problem_of(sparse_family::poisson_2d, 6);
   const std::int64_t first = p.partition.begin(rank);

@@ -3,6 +3,7 @@
 // (CTest: 1, 2, 3 and 4): each rank holds its block of rows of a generated matrix on its device, and the
 // distributed product must give the one-rank product's rows bit for bit, its ghosts the other ranks' x.
 #include "../support/sparse.hpp"
+#include "world.hpp"
 
 #include <ksync/mpi/spmv.hpp>
 #include <ksync/spmv.hpp>
@@ -32,8 +33,7 @@ double x_at(std::int64_t j, int round) {
 // Every family at a size whose rows do not divide evenly among 3 or 4 ranks; each product twice, with another
 // x the second time (the exchange buffers are kept in the matrix between calls).
 TEST(MpiSpmv, EveryRankGivesTheOneRankRowsBitForBit) {
-  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
-  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const auto [rank, size] = ksync::test::world();
   const Exec exec;
   for (const auto family : ksync::test::all_sparse_families) {
     const int m = family == sparse_family::poisson_3d ? 5 : 11;
@@ -84,8 +84,7 @@ TEST(MpiSpmv, EveryRankGivesTheOneRankRowsBitForBit) {
 
 // A rank whose x has the wrong length stops every rank with its message before any rank sends.
 TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
-  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
-  const int size = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const auto [rank, size] = ksync::test::world();
   const Exec exec;
   const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
   const ksync::row_partition partition(a.rows, size);
