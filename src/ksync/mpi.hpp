@@ -42,17 +42,6 @@
 
 namespace ksync::mpi {
 
-template <class T>
-[[nodiscard]] MPI_Datatype datatype() {
-  static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, double>,
-                "ksync::mpi supports int32, int64, float and double");
-  if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
-  if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
-  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  return MPI_DOUBLE;
-}
-
 [[nodiscard]] inline MPI_Op operation(reduce_op op) {
   return foreign_op(op, MPI_SUM, MPI_MIN, MPI_MAX);
 }

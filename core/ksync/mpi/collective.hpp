@@ -17,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace ksync::mpi {
@@ -74,18 +75,33 @@ inline void check_collectively(MPI_Comm comm, bool ok, const std::string& where,
   throw collective_error(failing, message.str());
 }
 
+// The MPI datatype of the values ksync moves and reduces.
+template <class T>
+[[nodiscard]] MPI_Datatype datatype() {
+  static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, float> ||
+                    std::is_same_v<T, double>,
+                "ksync::mpi supports int32, int64, float and double");
+  if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  return MPI_DOUBLE;
+}
+
 namespace detail {
 // Every rank learns the smallest and largest of one number: equal on every rank when both agree.
-inline std::pair<std::int64_t, std::int64_t> spread(MPI_Comm comm, std::int64_t mine) {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &low, 1, MPI_INT64_T, MPI_MIN, comm));
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, MPI_INT64_T, MPI_MAX, comm));
+template <class V>
+std::pair<V, V> spread(MPI_Comm comm, V mine) {
+  V low{};
+  V high{};
+  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &low, 1, datatype<V>(), MPI_MIN, comm));
+  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, datatype<V>(), MPI_MAX, comm));
   return {low, high};
 }
 
-// Collective check that `mine` is the same on every rank; `what` names it in the message.
-inline void check_same_everywhere(MPI_Comm comm, const char* where, const char* what, std::int64_t mine) {
+// Collective check that `mine` (a number of a type datatype() knows) is the same on every rank; `what` names
+// it in the message.
+template <class V>
+void check_same_everywhere(MPI_Comm comm, const char* where, const char* what, V mine) {
   const auto [low, high] = spread(comm, mine);
   std::ostringstream problem;
   problem << what << " = " << mine << " here, but it ranges over [" << low << ", " << high

@@ -29,14 +29,6 @@
 namespace ksync::mpi {
 
 namespace detail {
-// The MPI datatype of a halo's values.
-template <class T>
-[[nodiscard]] MPI_Datatype halo_datatype() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::mpi::exchange moves float or double");
-  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  return MPI_DOUBLE;
-}
-
 // Rank `rank`'s piece of a per-rank list given as offsets: [offsets[k], offsets[k + 1]) where ranks[k] == rank.
 inline std::int64_t count_for(const std::vector<int>& ranks, const std::vector<std::int64_t>& offsets, int rank) {
   for (std::size_t k = 0; k < ranks.size(); ++k)
@@ -50,7 +42,7 @@ inline std::int64_t count_for(const std::vector<int>& ranks, const std::vector<s
 template <class T>
 [[nodiscard]] std::vector<MPI_Request> post_halo(MPI_Comm comm, const halo_plan& plan, const T* packed, T* ghosts,
                                                  int tag) {
-  const MPI_Datatype type = halo_datatype<T>();
+  const MPI_Datatype type = datatype<T>();
   std::vector<MPI_Request> requests;
   requests.reserve(plan.source_ranks.size() + plan.target_ranks.size());
   for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
@@ -135,6 +127,7 @@ inline void complete_sends(MPI_Comm comm, const row_partition& partition, halo_p
 template <class T>
 void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
   static_assert(!std::is_const_v<T>, "ksync::mpi::exchange writes the ghosts into x");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ksync::mpi::exchange moves float or double");
   constexpr const char* where = "ksync::mpi::exchange";
   const bool fits = static_cast<std::int64_t>(x.size()) == plan.local_columns();
   check_collectively(comm, fits && plan.rank == rank_of(comm), where,

@@ -42,7 +42,7 @@ namespace detail {
 template <class T, int Count>
 std::array<T, Count> sum_over_ranks(MPI_Comm comm, const std::array<T, Count>& local) {
   std::array<T, Count> global{};
-  KSYNC_MPI_CHECK(MPI_Allreduce(local.data(), global.data(), Count, halo_datatype<T>(), MPI_SUM, comm));
+  KSYNC_MPI_CHECK(MPI_Allreduce(local.data(), global.data(), Count, datatype<T>(), MPI_SUM, comm));
   return global;
 }
 
@@ -135,17 +135,6 @@ auto cg_run_from(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a, con
   }
 }
 
-// A double option that must be the same on every rank.
-inline void check_same_value_everywhere(MPI_Comm comm, const char* where, const char* what, double mine) {
-  double low = 0;
-  double high = 0;
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &low, 1, MPI_DOUBLE, MPI_MIN, comm));
-  KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, MPI_DOUBLE, MPI_MAX, comm));
-  check_collectively(comm, low == high, where,
-                     std::string(what) + " = " + std::to_string(mine) + " here, but it ranges over [" +
-                         std::to_string(low) + ", " + std::to_string(high) + "] over the ranks");
-}
-
 }  // namespace detail
 
 template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class BView, class XView>
@@ -179,7 +168,7 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
     if (problem.starts_with(prefix)) problem.erase(0, prefix.size());  // check_collectively names `where` itself
   }
   check_collectively(comm, problem.empty(), where, problem);
-  detail::check_same_value_everywhere(comm, where, "options.tolerance", options.tolerance);
+  detail::check_same_everywhere(comm, where, "options.tolerance", options.tolerance);
   detail::check_same_everywhere(comm, where, "options.max_iterations", options.max_iterations);
   detail::check_same_everywhere(comm, where, "options.preconditioner",
                                 static_cast<std::int64_t>(options.preconditioner));
