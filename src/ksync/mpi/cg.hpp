@@ -66,10 +66,12 @@ struct cg_vectors {
 };
 
 // One run of CG from x: the start (r = b - A x and its tests), then iterations until the state is done. A named
-// function, not a lambda: the device lambdas below need one around them.
+// function with a spelled-out return type, not a lambda or `auto`: nvcc accepts the device lambdas below only
+// inside such a function.
 template <class ExecutionSpace, class Matrix, class BView, class XView, class Vector>
-auto cg_run_from(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a, const BView& b, const XView& x,
-                 const cg_vectors<Vector>& v, const cg_options& options, int first_iteration, double* history) {
+ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
+    const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a, const BView& b, const XView& x,
+    const cg_vectors<Vector>& v, const cg_options& options, int first_iteration, double* history) {
   using T = typename Vector::non_const_value_type;
   using policy = ksync::detail::index_policy<ExecutionSpace>;
   const std::int64_t n = a.owned_rows();
