@@ -82,8 +82,10 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
   ksync::detail::cg_scalars<T> s;
   Kokkos::deep_copy(exec, Kokkos::subview(p, Kokkos::make_pair(std::int64_t{0}, n)), x);
-  spmv(exec, comm, a, p, ap);
-  std::array<T, 3> start{};  // r . M^-1 r, b . M^-1 b, and the diagonal's check (0, or NaN where unusable)
+  // Unchecked: p and ap are the solve's own, sized for a.
+  spmv_unchecked(exec, comm, a, p, ap);
+  // r . M^-1 r, b . M^-1 b, and the diagonal's check (0, or NaN where unusable).
+  std::array<T, 3> start{};
   Kokkos::parallel_reduce(
       "ksync::mpi::cg::start", policy(exec, 0, n),
       KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
@@ -110,7 +112,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
       "ksync::mpi::cg::first_direction", policy(exec, 0, n),
       KOKKOS_LAMBDA(std::int64_t i) { p(i) = weight(i) * r(i); });
   while (true) {
-    spmv(exec, comm, a, p, ap);
+    spmv_unchecked(exec, comm, a, p, ap);
     std::array<T, 1> p_ap{};
     Kokkos::parallel_reduce(
         "ksync::mpi::cg::p_ap", policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i, T& sum) { sum += p(i) * ap(i); },

@@ -176,6 +176,37 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
   }
 }
 
+// The product without its collective checks, for callers that checked the same arguments once (the solvers
+// call it every iteration, where two more MPI_Allreduce a product would cost more than the rows of a small
+// block).
+template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
+void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
+                    const XView& x, const YView& y) {
+  const halo_plan& plan = a.plan();
+  const auto& send = a.send_buffer();
+  const auto& received = a.receive_buffer();
+  if (!plan.sends.empty()) {
+    const auto& indices = a.send_indices();
+    Kokkos::parallel_for(
+        "ksync::mpi::spmv::pack",
+        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
+        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
+  }
+  if (!plan.sends.empty() || !plan.ghosts.empty()) {
+    // The host sends the packed entries next, and receives into the buffer the previous call's copy into x read.
+    exec.fence("ksync::mpi::spmv: the halo is packed");
+  }
+  constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
+  auto requests = detail::post_halo(comm, plan, send.data(), received.data(), tag);
+  detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
+    const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
+    Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
+  }
+  detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
+}
+
 }  // namespace detail
 
 // Collective over comm: y = A x for this rank's rows, x's ghosts filled on the way (see the top of the file).
@@ -204,29 +235,7 @@ void spmv(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, In
   }
   check_collectively(comm, overlap.empty(), where, overlap);
 
-  const halo_plan& plan = a.plan();
-  const auto& send = a.send_buffer();
-  const auto& received = a.receive_buffer();
-  if (!plan.sends.empty()) {
-    const auto& indices = a.send_indices();
-    Kokkos::parallel_for(
-        "ksync::mpi::spmv::pack",
-        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
-        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
-  }
-  if (!plan.sends.empty() || !plan.ghosts.empty()) {
-    // The host sends the packed entries next, and receives into the buffer the previous call's copy into x read.
-    exec.fence("ksync::mpi::spmv: the halo is packed");
-  }
-  constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
-  auto requests = detail::post_halo(comm, plan, send.data(), received.data(), tag);
-  detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
-  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
-    const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
-    Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
-  }
-  detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
+  detail::spmv_unchecked(exec, comm, a, x, y);
 }
 
 }  // namespace ksync::mpi
