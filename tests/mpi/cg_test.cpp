@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::mpi::cg (ksync/mpi/cg.hpp) on however many ranks mpiexec starts (CTest: 1, 2, 3 and 4): each rank
 // holds its block of rows of a generated matrix, and the distributed solve must stop within one iteration of
-// the one-rank ksync::cg (host_scalars, the same recurrence: only the sums' order differs) with a solution
-// as close to it as the tolerance allows, with and without Jacobi; bad input stops every rank.
+// the one-rank ksync::cg of the same recurrence (host_scalars for classic, fused for pipelined: only the sums'
+// order differs) with a solution as close to it as the tolerance allows, with and without Jacobi; bad input
+// stops every rank.
 #include "../support/sparse.hpp"
 #include "world.hpp"
 
@@ -49,7 +50,9 @@ Kokkos::View<double*> device_copy(const std::vector<double>& host, std::int64_t 
   return out;
 }
 
-TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
+// Solves every generated family with and without Jacobi on the ranks, and on this rank's device alone with
+// ksync::cg's `reference` form, and compares the two.
+void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
   for (const auto family : ksync::test::all_sparse_families) {
@@ -59,6 +62,7 @@ TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
       ksync::cg_options options;
       options.tolerance = 1e-10;
       options.preconditioner = preconditioner;
+      options.recurrence = recurrence;
       options.record_history = true;
       const std::int64_t first = p.partition.begin(rank);
       const std::int64_t count = p.partition.size(rank);
@@ -71,10 +75,11 @@ TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
       const ksync::csr_matrix whole(exec, p.a);
       const auto b_all = device_copy(p.b, 0, p.a.rows);
       Kokkos::View<double*> x_all("x_all", p.a.rows);
-      const ksync::cg_result reference = ksync::cg(exec, whole, b_all, x_all, ksync::cg_form::host_scalars, options);
+      const ksync::cg_result reference = ksync::cg(exec, whole, b_all, x_all, reference_form, options);
 
-      const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", rank " +
-                                std::to_string(rank) + " of " + std::to_string(size);
+      const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", " +
+                                std::string(to_string(recurrence)) + ", rank " + std::to_string(rank) + " of " +
+                                std::to_string(size);
       ASSERT_TRUE(reference.converged) << where;
       EXPECT_TRUE(result.converged) << where;
       EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;
@@ -89,6 +94,16 @@ TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
         ASSERT_NEAR(x_host(i), x_one(first + i), 1e-7 * largest) << where << ", row " << first + i;
     }
   }
+}
+
+TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
+  expect_the_one_rank_solve(ksync::cg_recurrence::classic, ksync::cg_form::host_scalars);
+}
+
+// The pipelined recurrence, its sums reduced while the next product runs, against ksync::cg's fused form of
+// the same recurrence.
+TEST(MpiCg, ThePipelinedRecurrenceStopsWithTheOneRankSolve) {
+  expect_the_one_rank_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused);
 }
 
 // Options that differ between ranks, a wrong extent on one rank, or a diagonal Jacobi cannot use stop every
@@ -124,10 +139,19 @@ TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
     EXPECT_TRUE(
         refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x_fits, options); }, "options.max_iterations"));
   }
+  ksync::cg_options recurrence;
+  recurrence.recurrence = rank == faulty ? ksync::cg_recurrence::pipelined : ksync::cg_recurrence::classic;
+  if (size > 1) {
+    EXPECT_TRUE(
+        refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x_fits, recurrence); }, "options.recurrence"));
+  }
+  // The pipelined pass updates x through a pointer: a strided x is refused on the rank that passed it.
+  Kokkos::View<double**, Kokkos::LayoutRight> columns("columns", count, 2);
+  const auto strided = Kokkos::subview(columns, Kokkos::ALL, 1);
   ksync::cg_options pipelined;
   pipelined.recurrence = ksync::cg_recurrence::pipelined;
-  EXPECT_TRUE(refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x_fits, pipelined); },
-                      "ksync::mpi::cg runs the classic recurrence"));
+  EXPECT_TRUE(refuses([&] { (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, strided, pipelined); },
+                      "options.recurrence = pipelined needs a contiguous x"));
   // A matrix with a zero on the diagonal of the last row: Jacobi refuses it on every rank, x left as it was.
   matrix zero_diagonal = p.a;
   for (auto k = zero_diagonal.row_offsets[zero_diagonal.rows - 1]; k < zero_diagonal.row_offsets[zero_diagonal.rows];

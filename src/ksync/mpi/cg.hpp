@@ -7,17 +7,24 @@
 //
 // Collective and blocking (returns once CG stopped, the same result on every rank). b and x hold
 // a.owned_rows() entries; x is the initial guess on entry and this rank's rows of the solution on return.
-// Each iteration is one distributed product (ksync::mpi::spmv: the halo travels while the interior rows run)
-// and two global sums, each a local Kokkos reduction (which fences exec for its host value) and one
-// MPI_Allreduce, as the host_scalars form of ksync::cg does on one device. The scalar steps are ksync::cg's
-// own (cg_start, cg_advance in ksync/cg_types.hpp), so the stopping test, the Jacobi preconditioner
-// (options.preconditioner: M = diag(A), the residual in the M^-1 norm), the history, the true-residual check
-// and the refusals of unusable input behave as they do there. The classic recurrence only: options.recurrence
-// = pipelined is refused. Every rank computes the scalars from the same sums, so all ranks stop together.
+// options.recurrence picks the iteration:
+//   classic    one distributed product (ksync::mpi::spmv: the halo travels while the interior rows run) and
+//              two global sums, each a local Kokkos reduction (which fences exec for its host value) and one
+//              blocking MPI_Allreduce, as the host_scalars form of ksync::cg does on one device;
+//   pipelined  Ghysels and Vanroose's recurrence (ksync/cg_pipelined.hpp): one pass of updates with both sums
+//              in one local reduction, whose MPI_Iallreduce travels while the next product runs (that product
+//              reads the new w, not the sums), so the global sum waits behind work instead of the other way
+//              round. x must be contiguous. As on one device it moves more vectors and is always confirmed on
+//              the true residual (cg_options).
+// The scalar steps are ksync::cg's own (cg_start, cg_advance, cg_advance_pipelined in ksync/cg_types.hpp), so
+// the stopping test, the Jacobi preconditioner (options.preconditioner: M = diag(A), the residual in the M^-1
+// norm), the history, the true-residual check and the refusals of unusable input behave as they do there.
+// Every rank computes the scalars from the same sums, so all ranks stop together.
 // Arguments are checked collectively: options that differ between ranks, or a wrong extent on one rank, make
 // every rank throw collective_error before any rank iterates. Kernels are labelled "ksync::mpi::cg::<step>".
 #pragma once
 
+#include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/spmv.hpp>
@@ -139,6 +146,145 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   }
 }
 
+// The pipelined recurrence's vectors on this rank (ksync/cg_pipelined.hpp): `input` is what the next product
+// reads, M^-1 w with Jacobi (its own View) and w itself without (then the same View as w); both w and input
+// span the local columns, r, z, s, p and n (the product's result) this rank's rows.
+template <class Vector>
+struct cg_pipelined_vectors_of_rank {
+  Vector r, w, input, z, s, p, n, inverse;
+};
+
+// Row i of an iteration's pass (ksync/cg_pipelined.hpp's cg_pipelined_update, n_i from the product that ran
+// before it), and with Jacobi M^-1 w of the new w, which the next product reads.
+template <class T, bool Weighted>
+struct pipelined_pass_of_rank {
+  ksync::detail::cg_pipelined_vectors<T> v;
+  const T* product;
+  T* input;
+  T alpha;
+  T beta;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, T& rho, T& delta) const {
+    const ksync::detail::cg_sum_pair<T> terms =
+        ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
+    if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
+    rho += terms.rho;
+    delta += terms.delta;
+  }
+};
+
+// The sums of an MPI_Iallreduce in flight: its buffers live here until wait() returns the global sums.
+template <class T, int Count>
+class sums_in_flight {
+ public:
+  sums_in_flight(MPI_Comm comm, const std::array<T, Count>& local) : local_(local) {
+    KSYNC_MPI_CHECK(MPI_Iallreduce(local_.data(), global_.data(), Count, datatype<T>(), MPI_SUM, comm, &request_));
+  }
+  sums_in_flight(const sums_in_flight&) = delete;
+  sums_in_flight& operator=(const sums_in_flight&) = delete;
+  ~sums_in_flight() {
+    if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);  // unwinding: the buffers must outlive it
+  }
+  std::array<T, Count> wait() {
+    KSYNC_MPI_CHECK(MPI_Wait(&request_, MPI_STATUS_IGNORE));
+    return global_;
+  }
+
+ private:
+  std::array<T, Count> local_;
+  std::array<T, Count> global_{};
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+// One run of the pipelined recurrence from x. Its start: r = b - A x, w = A M^-1 r, z = s = p = 0, and the
+// four sums of the start in one MPI_Allreduce. Then, each iteration, the pass (every update and the two sums
+// of the new r and w), whose MPI_Iallreduce travels while the next product A M^-1 w runs, halo and all: that
+// product needs the new w, not the sums. A solve that stops has computed one product it does not use.
+template <class ExecutionSpace, class Matrix, class BView, class XView, class Vector>
+ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_run_from(
+    const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a, const BView& b, const XView& x,
+    const cg_pipelined_vectors_of_rank<Vector>& v, const cg_options& options, int first_iteration, double* history) {
+  using T = typename Vector::non_const_value_type;
+  using policy = ksync::detail::index_policy<ExecutionSpace>;
+  const std::int64_t n = a.owned_rows();
+  const Vector r = v.r, w = v.w, input = v.input, z = v.z, s_vec = v.s, p = v.p, product = v.n;
+  const weight_of<Vector> weight{v.inverse};
+  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
+  ksync::detail::cg_scalars<T> s;
+  Kokkos::deep_copy(exec, Kokkos::subview(input, Kokkos::make_pair(std::int64_t{0}, n)), x);
+  spmv_unchecked(exec, comm, a, input, product);
+  // r . M^-1 r, b . M^-1 b, the diagonal's check, then w . M^-1 r.
+  std::array<T, 4> start{};
+  Kokkos::parallel_reduce(
+      "ksync::mpi::cg::pipelined_start", policy(exec, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
+        const T r_i = b(i) - product(i);
+        r(i) = r_i;
+        const T u = weight(i);
+        input(i) = u * r_i;  // M^-1 r, which the product below reads
+        rr += r_i * u * r_i;
+        bb += b(i) * u * b(i);
+        check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
+      },
+      start[0], start[1], start[2]);
+  spmv_unchecked(exec, comm, a, input, product);
+  Kokkos::parallel_reduce(
+      "ksync::mpi::cg::pipelined_start_w", policy(exec, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, T& sum) {
+        const T w_i = product(i);
+        sum += w_i * weight(i) * r(i);
+        w(i) = w_i;  // without Jacobi `input` is w: M^-1 r is overwritten only once read
+        if (jacobi) input(i) = weight(i) * w_i;
+        z(i) = 0;
+        s_vec(i) = 0;
+        p(i) = 0;
+      },
+      start[3]);
+  start = sum_over_ranks<T, 4>(comm, start);
+  s.rho = start[0];
+  s.rho_next = start[1];
+  s.p_ap = start[2];
+  s.delta = start[3];
+  ksync::detail::cg_start(s,
+                          {.tolerance = options.tolerance,
+                           .max_iterations = options.max_iterations,
+                           .first_iteration = first_iteration,
+                           .preconditioned = jacobi,
+                           .pipelined = true},
+                          history);
+  if (s.done != 0) return s;
+  // w.even == w.odd: the pass updates w in place, its product having run before it.
+  const ksync::detail::cg_pipelined_vectors<T> vectors{.x = x.data(),
+                                                       .r = r.data(),
+                                                       .w = {.even = w.data(), .odd = w.data()},
+                                                       .z = z.data(),
+                                                       .s = s_vec.data(),
+                                                       .p = p.data(),
+                                                       .inverse_diagonal = jacobi ? v.inverse.data() : nullptr};
+  spmv_unchecked(exec, comm, a, input, product);  // n = A M^-1 w
+  while (true) {
+    const T alpha = s.rho / s.p_ap;
+    const T beta = s.beta;
+    std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r
+    ksync::detail::with_preconditioning(vectors.inverse_diagonal, [&](auto weighted) {
+      Kokkos::parallel_reduce(
+          "ksync::mpi::cg::pipelined_pass", policy(exec, 0, n),
+          pipelined_pass_of_rank<T, decltype(weighted)::value>{vectors, product.data(), input.data(), alpha, beta},
+          sums[0], sums[1]);
+      return 0;
+    });
+    sums_in_flight<T, 2> in_flight(comm, sums);
+    spmv_unchecked(exec, comm, a, input, product);  // the next n = A M^-1 w, while the sums travel
+    sums = in_flight.wait();
+    s.rho_next = sums[0];
+    s.delta = sums[1];
+    ksync::detail::cg_advance_pipelined(s, options.tolerance, options.max_iterations, history);
+    if (s.done != 0) {
+      exec.fence("ksync::mpi::cg: the last product, unused, before its Views go");
+      return s;
+    }
+  }
+}
+
 }  // namespace detail
 
 template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class BView, class XView>
@@ -159,8 +305,9 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
   std::string problem;
   try {
     ksync::detail::check_cg_options(where, options);
-    ksync::detail::check_argument(options.recurrence == cg_recurrence::classic, where,
-                                  "options.recurrence = pipelined: ksync::mpi::cg runs the classic recurrence");
+    ksync::detail::check_argument(options.recurrence == cg_recurrence::classic || x.span_is_contiguous(), where,
+                                  "options.recurrence = pipelined needs a contiguous x (its pass updates x through "
+                                  "a pointer); this x is strided");
     ksync::detail::check_argument(static_cast<std::int64_t>(b.extent(0)) == n, where, "b.extent(0) = ", b.extent(0),
                                   " but the matrix has ", n, " rows here");
     ksync::detail::check_argument(static_cast<std::int64_t>(x.extent(0)) == n, where, "x.extent(0) = ", x.extent(0),
@@ -177,11 +324,8 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
   detail::check_same_everywhere(comm, where, "options.preconditioner",
                                 static_cast<std::int64_t>(options.preconditioner));
   detail::check_same_everywhere(comm, where, "options.check_true_residual", std::int64_t{options.check_true_residual});
+  detail::check_same_everywhere(comm, where, "options.recurrence", static_cast<std::int64_t>(options.recurrence));
 
-  // p spans the local columns: the product fills its ghosts. r and Ap are this rank's rows.
-  const vector p(Kokkos::view_alloc(exec, "ksync::mpi::cg::p"), a.local_columns());
-  const vector r(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::mpi::cg::r"), n);
-  const vector ap(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::mpi::cg::ap"), n);
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
   const vector inverse(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::mpi::cg::inverse_diagonal"),
                        jacobi ? n : 0);
@@ -194,11 +338,35 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
   std::vector<double> history(options.record_history ? static_cast<std::size_t>(options.max_iterations) + 1 : 0);
   double* const history_data = options.record_history ? history.data() : nullptr;
 
-  const auto solve_from = [&](int first_iteration) {
-    return detail::cg_run_from(exec, comm, a, b, x, detail::cg_vectors<vector>{p, r, ap, inverse}, options,
-                               first_iteration, history_data);
+  const auto rows = [&](const std::string& label) {
+    return vector(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
   };
-  const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, solve_from);
+  const auto [s, restarts] = [&] {
+    if (options.recurrence == cg_recurrence::classic) {
+      // p spans the local columns: the product fills its ghosts. r and Ap are this rank's rows.
+      const detail::cg_vectors<vector> v{.p = vector(Kokkos::view_alloc(exec, "ksync::mpi::cg::p"), a.local_columns()),
+                                         .r = rows("ksync::mpi::cg::r"),
+                                         .ap = rows("ksync::mpi::cg::ap"),
+                                         .inverse = inverse};
+      return ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+        return detail::cg_run_from(exec, comm, a, b, x, v, options, first_iteration, history_data);
+      });
+    }
+    // w, and with Jacobi M^-1 w, span the local columns: the product reads them and fills their ghosts.
+    const vector w(Kokkos::view_alloc(exec, "ksync::mpi::cg::w"), a.local_columns());
+    const detail::cg_pipelined_vectors_of_rank<vector> v{
+        .r = rows("ksync::mpi::cg::r"),
+        .w = w,
+        .input = jacobi ? vector(Kokkos::view_alloc(exec, "ksync::mpi::cg::preconditioned_w"), a.local_columns()) : w,
+        .z = rows("ksync::mpi::cg::z"),
+        .s = rows("ksync::mpi::cg::s"),
+        .p = rows("ksync::mpi::cg::p"),
+        .n = rows("ksync::mpi::cg::n"),
+        .inverse = inverse};
+    return ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+      return detail::cg_pipelined_run_from(exec, comm, a, b, x, v, options, first_iteration, history_data);
+    });
+  }();
   // No fence of exec here: x's last update ran in a reduction whose host value was waited for.
   ksync::detail::check_cg_refusal(where, s);
   cg_result result{.iterations = s.iteration,
