@@ -17,9 +17,9 @@ namespace {
 
 using ksync::host_csr_matrix;
 using ksync::row_partition;
+using ksync::rows_of;
 using ksync::test::host_product;
 using ksync::test::refuses;
-using ksync::test::rows_of;
 using ksync::test::sparse_family;
 
 using matrix = host_csr_matrix<double, std::int32_t>;

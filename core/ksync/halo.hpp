@@ -6,6 +6,8 @@
 //
 //   row_partition(rows, ranks)      rank r owns the rows [begin(r), end(r)): contiguous blocks, the first
 //                                   rows % ranks ranks one row more.
+//   rows_of(a, first, last)         rows [first, last) of a whole matrix, columns still global: what a rank
+//                                   that assembled the whole matrix passes as its own rows.
 //   localize(partition, rank, a)    a rank's rows (global column indices) -> local_rows: the same rows with
 //                                   columns renumbered (the rank's own columns first, then its ghosts), the
 //                                   interior and boundary rows, and the receive side of its halo plan.
@@ -177,6 +179,26 @@ inline void add_sends(const row_partition& partition, halo_plan& plan, int from,
     plan.sends.push_back(global - first);
   plan.target_ranks.push_back(from);
   plan.target_offsets.push_back(static_cast<std::int64_t>(plan.sends.size()));
+}
+
+// Rows [first, last) of `a`, their columns still global: what one rank of a row-split matrix is given.
+template <class T, class Index, class Offset>
+host_csr_matrix<T, Index, Offset> rows_of(const host_csr_matrix<T, Index, Offset>& a, std::int64_t first,
+                                          std::int64_t last) {
+  detail::check_argument(0 <= first && first <= last && last <= a.rows, "ksync::rows_of", "rows [", first, ", ", last,
+                         ") are not within the matrix's ", a.rows, " rows");
+  host_csr_matrix<T, Index, Offset> part;
+  part.rows = last - first;
+  part.cols = a.cols;
+  for (std::int64_t i = first; i < last; ++i) {
+    for (auto k = static_cast<std::int64_t>(a.row_offsets[i]); k < static_cast<std::int64_t>(a.row_offsets[i + 1]);
+         ++k) {
+      part.columns.push_back(a.columns[k]);
+      part.values.push_back(a.values[k]);
+    }
+    part.row_offsets.push_back(static_cast<Offset>(part.columns.size()));
+  }
+  return part;
 }
 
 }  // namespace ksync

@@ -25,7 +25,7 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using matrix = ksync::host_csr_matrix<double, std::int32_t>;
-using ksync::test::rows_of;
+using ksync::rows_of;
 using ksync::test::sparse_family;
 
 struct distributed_problem {

@@ -19,8 +19,8 @@
 namespace {
 
 using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::rows_of;
 using ksync::test::host_product;
-using ksync::test::rows_of;
 using ksync::test::sparse_family;
 
 double x_at(std::int64_t j) {

@@ -22,8 +22,8 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using ksync::rows_of;
 using ksync::test::host_product;
-using ksync::test::rows_of;
 using ksync::test::sparse_family;
 
 double x_at(std::int64_t j, int round) {

@@ -215,24 +215,6 @@ double sparse_true_residual(const host_csr_matrix<T, Index, Offset>& a, const st
   return std::sqrt(residual / scale);
 }
 
-// Rows [first, last) of `a`, their columns still global: what one rank of a row-split matrix is given.
-template <class T, class Index, class Offset>
-host_csr_matrix<T, Index, Offset> rows_of(const host_csr_matrix<T, Index, Offset>& a, std::int64_t first,
-                                          std::int64_t last) {
-  host_csr_matrix<T, Index, Offset> part;
-  part.rows = last - first;
-  part.cols = a.cols;
-  for (std::int64_t i = first; i < last; ++i) {
-    for (auto k = static_cast<std::int64_t>(a.row_offsets[i]); k < static_cast<std::int64_t>(a.row_offsets[i + 1]);
-         ++k) {
-      part.columns.push_back(a.columns[k]);
-      part.values.push_back(a.values[k]);
-    }
-    part.row_offsets.push_back(static_cast<Offset>(part.columns.size()));
-  }
-  return part;
-}
-
 // y = A v in T, each row's terms in storage order (csr_row_apply, as both halves' kernels add them).
 template <class T, class Index, class Offset>
 std::vector<T> host_product(const host_csr_matrix<T, Index, Offset>& a, const std::vector<T>& v) {
