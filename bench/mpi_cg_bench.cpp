@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync_mpi_bench — ksync::mpi::cg on the ranks mpiexec starts, and where an iteration's time goes:
+//
+//   mpiexec -n 2 ksync_mpi_bench [--sizes=256,1024] [--iterations=100] [--repetitions=7] [--json=FILE] [--smoke]
+//
+// Not a Google Benchmark suite: each call here is collective, so every rank must make the same number of them,
+// which this program fixes instead of letting each rank's timer decide. For each m, the 2-D Poisson matrix on
+// m x m unknowns (double, 32-bit indices) split by rows; per row below the slowest rank's median over the
+// repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
+//   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
+//   product                    ksync::mpi::spmv: the halo exchange overlapped with the interior rows
+//   interior, boundary         each row set alone, no exchange
+//   exchange                   the halo alone: pack, fence, MPI_Irecv/MPI_Isend, MPI_Waitall, unpack
+//   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
+// product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
+// Rank 0 prints a Markdown table; --json writes the same rows for tools. Ranks sharing one GPU (or one CPU)
+// show the overhead of splitting, not a speed-up: docs/multi-gpu.md says how to read them.
+#include "sparse.hpp"
+
+#include <ksync/halo.hpp>
+#include <ksync/mpi/cg.hpp>
+#include <ksync/mpi/spmv.hpp>
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using exec_t = Kokkos::DefaultExecutionSpace;
+
+struct settings {
+  std::vector<std::int64_t> sizes{256, 1024, 2048};
+  int iterations = 100;
+  int repetitions = 7;
+  std::string json;
+};
+
+settings parse(int argc, char** argv) {
+  settings s;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto value = [&](std::string_view flag) { return std::string(arg.substr(flag.size())); };
+    if (arg == "--smoke") {
+      s.sizes = {32};
+      s.iterations = 5;
+      s.repetitions = 2;
+    } else if (arg.starts_with("--sizes=")) {
+      s.sizes.clear();
+      std::stringstream list(value("--sizes="));
+      for (std::string item; std::getline(list, item, ',');)
+        s.sizes.push_back(std::stoll(item));
+    } else if (arg.starts_with("--iterations=")) {
+      s.iterations = std::stoi(value("--iterations="));
+    } else if (arg.starts_with("--repetitions=")) {
+      s.repetitions = std::stoi(value("--repetitions="));
+    } else if (arg.starts_with("--json=")) {
+      s.json = value("--json=");
+    } else {
+      throw std::invalid_argument("ksync_mpi_bench: unknown argument '" + std::string(arg) +
+                                  "' (--sizes=a,b,... --iterations=N --repetitions=N --json=FILE --smoke)");
+    }
+  }
+  if (s.sizes.empty() || s.iterations < 1 || s.repetitions < 1)
+    throw std::invalid_argument("ksync_mpi_bench: --sizes needs one size at least, --iterations and --repetitions 1");
+  return s;
+}
+
+// The slowest rank's median of `repetitions` timed calls of step (after one untimed call), µs.
+template <class Step>
+double slowest_median_us(const exec_t& exec, int repetitions, const Step& step) {
+  step();
+  exec.fence("ksync::bench::mpi: warm-up");
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto begin = std::chrono::steady_clock::now();
+    step();
+    exec.fence("ksync::bench::mpi: timed call");
+    times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin).count());
+  }
+  std::ranges::sort(times);
+  double median = times[times.size() / 2];
+  double slowest = 0;
+  MPI_Allreduce(&median, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+struct row {
+  std::int64_t m;
+  std::string name;
+  double us;
+};
+
+std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m) {
+  const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
+  const auto whole = ksync::bench::poisson_csr(2, m);
+  const ksync::row_partition partition(whole.rows, ksync::mpi::size_of(MPI_COMM_WORLD));
+  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, partition,
+                                      ksync::rows_of(whole, partition.begin(rank), partition.end(rank)));
+  const std::int64_t n = a.owned_rows();
+  Kokkos::View<double*> x("ksync::bench::mpi::x", a.local_columns());
+  Kokkos::View<double*> y("ksync::bench::mpi::y", n);
+  Kokkos::View<double*> b("ksync::bench::mpi::b", n);
+  Kokkos::deep_copy(exec, x, 1.0);
+  Kokkos::deep_copy(exec, b, 1.0);
+  std::vector<row> rows;
+
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    ksync::cg_options options;
+    options.tolerance = std::numeric_limits<double>::min();  // never met: every solve runs all its iterations
+    options.max_iterations = s.iterations;
+    options.recurrence = recurrence;
+    const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
+    const double us = slowest_median_us(exec, s.repetitions, [&] {
+      Kokkos::deep_copy(exec, solution, 0.0);
+      const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, solution, options);
+      if (result.iterations != s.iterations)
+        throw std::runtime_error("ksync_mpi_bench: the solve stopped after " + std::to_string(result.iterations) +
+                                 " iterations, not " + std::to_string(s.iterations));
+    });
+    rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)), us / s.iterations});
+  }
+  Kokkos::deep_copy(exec, x, 1.0);
+  rows.push_back(
+      {m, "product", slowest_median_us(exec, s.repetitions, [&] { ksync::mpi::spmv(exec, MPI_COMM_WORLD, a, x, y); })});
+  rows.push_back({m, "interior", slowest_median_us(exec, s.repetitions, [&] {
+                    ksync::mpi::detail::enqueue_rows(exec, "ksync::bench::mpi::interior", a.local_matrix(),
+                                                     a.interior_rows(), x, y);
+                  })});
+  rows.push_back({m, "boundary", slowest_median_us(exec, s.repetitions, [&] {
+                    ksync::mpi::detail::enqueue_rows(exec, "ksync::bench::mpi::boundary", a.local_matrix(),
+                                                     a.boundary_rows(), x, y);
+                  })});
+  const auto& send = a.send_buffer();
+  const auto& received = a.receive_buffer();
+  const auto& indices = a.send_indices();
+  const std::int64_t owned = a.plan().owned;
+  rows.push_back({m, "exchange", slowest_median_us(exec, s.repetitions, [&] {
+                    Kokkos::parallel_for(
+                        "ksync::bench::mpi::pack", Kokkos::RangePolicy<exec_t>(exec, 0, send.extent(0)),
+                        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
+                    exec.fence("ksync::bench::mpi: packed");
+                    auto requests =
+                        ksync::mpi::detail::post_halo(MPI_COMM_WORLD, a.plan(), send.data(), received.data(), 4244);
+                    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+                    Kokkos::parallel_for(
+                        "ksync::bench::mpi::unpack", Kokkos::RangePolicy<exec_t>(exec, 0, received.extent(0)),
+                        KOKKOS_LAMBDA(std::int64_t g) { x(owned + g) = received(g); });
+                  })});
+  rows.push_back({m, "allreduce", slowest_median_us(exec, s.repetitions, [&] {
+                    double local[2] = {1.0, 2.0};
+                    double global[2];
+                    MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                  })});
+  return rows;
+}
+
+double find(const std::vector<row>& rows, std::int64_t m, std::string_view name) {
+  for (const row& r : rows)
+    if (r.m == m && r.name == name) return r.us;
+  return 0;
+}
+
+void report(const settings& s, const std::vector<row>& rows, int ranks) {
+  std::printf(
+      "ksync_mpi_bench: %d rank(s), Kokkos %s, 2-D Poisson (CSR, double), %d iterations a solve, "
+      "slowest rank's median of %d\n\n",
+      ranks, exec_t::name(), s.iterations, s.repetitions);
+  std::printf(
+      "| m | cg classic | cg pipelined | product | interior | boundary | exchange | allreduce | "
+      "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const std::int64_t m : s.sizes) {
+    const double parts = find(rows, m, "interior") + find(rows, m, "boundary");
+    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
+                find(rows, m, "cg classic"), find(rows, m, "cg pipelined"), find(rows, m, "product"),
+                find(rows, m, "interior"), find(rows, m, "boundary"), find(rows, m, "exchange"),
+                find(rows, m, "allreduce"), parts > 0 ? find(rows, m, "product") / parts : 0.0);
+  }
+  if (s.json.empty()) return;
+  std::ofstream out(s.json);
+  out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name()
+      << "\",\n  \"iterations\": " << s.iterations << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out << R"(    {"m": )" << rows[i].m << R"(, "name": ")" << rows[i].name << R"(", "microseconds": )" << rows[i].us
+        << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+  out << "  ]\n}\n";
+  if (!out) throw std::runtime_error("ksync_mpi_bench: could not write --json=" + s.json);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    try {
+      const settings s = parse(argc, argv);
+      const exec_t exec;
+      std::vector<row> rows;
+      for (const std::int64_t m : s.sizes) {
+        const auto part = measure(exec, s, m);
+        rows.insert(rows.end(), part.begin(), part.end());
+      }
+      if (ksync::mpi::rank_of(MPI_COMM_WORLD) == 0) report(s, rows, ksync::mpi::size_of(MPI_COMM_WORLD));
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "%s\n", error.what());
+      status = 1;
+    }
+  }
+  if (status != 0) MPI_Abort(MPI_COMM_WORLD, status);  // a rank that failed alone would leave the others waiting
+  MPI_Finalize();
+  return status;
+}
