@@ -18,6 +18,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -162,6 +164,95 @@ TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
   ksync::cg_options jacobi;
   jacobi.preconditioner = ksync::cg_preconditioner::jacobi;
   EXPECT_THROW((void)ksync::mpi::cg(exec, MPI_COMM_WORLD, singular, b, x_fits, jacobi), std::invalid_argument);
+}
+
+// Throws std::runtime_error("injected failure ...") from the Kokkos Tools callback of this process's n-th
+// kernel labelled `label`, while it lives: a rank's own work failing mid-solve. Tools callbacks are
+// process-wide: one at a time.
+class failure_at_kernel {
+ public:
+  failure_at_kernel(std::string label, int n) : label_(std::move(label)), n_(n) {
+    current = this;
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&begin);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(&begin);
+  }
+  ~failure_at_kernel() {
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
+    current = nullptr;
+  }
+  failure_at_kernel(const failure_at_kernel&) = delete;
+  failure_at_kernel& operator=(const failure_at_kernel&) = delete;
+
+ private:
+  static inline failure_at_kernel* current = nullptr;
+  static void begin(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
+    if (current->label_ == name && ++current->seen_ == current->n_)
+      throw std::runtime_error("injected failure in " + current->label_);
+  }
+  std::string label_;
+  int n_;
+  int seen_ = 0;
+};
+
+// A rank whose own work throws mid-solve (in the product, in a vector update, in the setup) leaves no rank
+// waiting: every rank throws collective_error at the next global sum, naming that rank and its message, and
+// the communicator stays usable (a solve right after it converges on every rank). The pipelined product that
+// fails (the 6th interior kernel: iteration 3's) runs while that iteration's sums are in flight.
+TEST(MpiCg, ARankThatFailsMidSolveStopsEveryRank) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const auto p = problem_of(sparse_family::poisson_2d, 13);
+  const std::int64_t first = p.partition.begin(rank);
+  const std::int64_t count = p.partition.size(rank);
+  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
+  const auto b = device_copy(p.b, first, count);
+  Kokkos::View<double*> x("x", count);
+  const int faulty = size - 1;
+  struct fault {
+    ksync::cg_recurrence recurrence;
+    ksync::cg_preconditioner preconditioner;
+    const char* label;
+    int nth;
+  };
+  constexpr auto classic = ksync::cg_recurrence::classic;
+  constexpr auto pipelined = ksync::cg_recurrence::pipelined;
+  constexpr auto none = ksync::cg_preconditioner::none;
+  constexpr auto jacobi = ksync::cg_preconditioner::jacobi;
+  const fault faults[] = {
+      {.recurrence = classic, .preconditioner = none, .label = "ksync::mpi::cg::update", .nth = 4},
+      {.recurrence = classic, .preconditioner = none, .label = "ksync::mpi::spmv::interior", .nth = 5},
+      {.recurrence = classic, .preconditioner = jacobi, .label = "ksync::mpi::cg::direction", .nth = 3},
+      {.recurrence = classic, .preconditioner = jacobi, .label = "ksync::mpi::cg::inverse_diagonal", .nth = 1},
+      {.recurrence = pipelined, .preconditioner = none, .label = "ksync::mpi::cg::pipelined_pass", .nth = 4},
+      {.recurrence = pipelined, .preconditioner = jacobi, .label = "ksync::mpi::spmv::interior", .nth = 6},
+      {.recurrence = pipelined, .preconditioner = none, .label = "ksync::mpi::cg::pipelined_start", .nth = 1}};
+  for (const fault& f : faults) {
+    ksync::cg_options options;
+    options.tolerance = 1e-10;
+    options.recurrence = f.recurrence;
+    options.preconditioner = f.preconditioner;
+    const std::string where = std::string(f.label) + " (" + std::string(to_string(f.recurrence)) + ", " +
+                              std::string(to_string(f.preconditioner)) + "), rank " + std::to_string(rank) + " of " +
+                              std::to_string(size);
+    Kokkos::deep_copy(x, 0.0);
+    try {
+      std::optional<failure_at_kernel> injected;
+      if (rank == faulty) injected.emplace(f.label, f.nth);
+      (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+      ADD_FAILURE() << "no exception: " << where;
+    } catch (const ksync::mpi::collective_error& error) {
+      EXPECT_EQ(error.failing_rank(), faulty) << where;
+      const std::string text = error.what();
+      EXPECT_NE(text.find("ksync::mpi::cg: rank " + std::to_string(faulty) + " of " + std::to_string(size)),
+                std::string::npos)
+          << text;
+      EXPECT_NE(text.find(std::string("injected failure in ") + f.label), std::string::npos) << text;
+    }
+    Kokkos::deep_copy(x, 0.0);
+    const ksync::cg_result after = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+    EXPECT_TRUE(after.converged) << "the solve after the failure, " << where;
+  }
 }
 
 }  // namespace

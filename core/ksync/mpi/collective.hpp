@@ -14,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -97,6 +98,41 @@ std::pair<V, V> spread(MPI_Comm comm, V mine) {
   KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &high, 1, datatype<V>(), MPI_MAX, comm));
   return {low, high};
 }
+
+// What failed on this rank since the last global sum of a collective solve. A rank whose own work throws
+// (a kernel, a fence, an allocation) must not leave the others waiting in an exchange or a sum it no longer
+// reaches: its local steps run as `if (!failure.failed()) try { ... } catch (...) { failure.hold(); }` (a
+// try block, not a callback: nvcc takes device lambdas only in a named function), so it skips its remaining
+// local work but still takes part in every exchange and sum up to the next sum, which carries the failure to
+// every rank (check_everywhere).
+class local_failure {
+ public:
+  // Called in a catch block: holds the exception being handled.
+  void hold() noexcept {
+    error_ = std::current_exception();
+    try {
+      std::rethrow_exception(error_);
+    } catch (const std::exception& error) {
+      what_ = *error.what() != '\0' ? error.what() : "an exception without a message";
+    } catch (...) {
+      what_ = "an exception that is not a std::exception";
+    }
+  }
+  [[nodiscard]] bool failed() const noexcept { return error_ != nullptr; }
+  // Where only this rank's own communication was at stake (ksync::mpi::spmv): throw what was held, as it was.
+  void rethrow_here() const {
+    if (failed()) std::rethrow_exception(error_);
+  }
+  // Collective: returns where no rank of comm failed; otherwise every rank throws collective_error naming
+  // the lowest failing rank and its message, `when` saying where in the solve it happened.
+  void check_everywhere(MPI_Comm comm, const char* where, const std::string& when) const {
+    check_collectively(comm, !failed(), where, failed() ? when + ": " + what_ : std::string());
+  }
+
+ private:
+  std::exception_ptr error_;
+  std::string what_;
+};
 
 // Collective check that `mine` (a number of a type datatype() knows) is the same on every rank; `what` names
 // it in the message.

@@ -19,7 +19,10 @@
 // The scalar steps are ksync::cg's own (cg_start, cg_advance, cg_advance_pipelined in ksync/cg_types.hpp), so
 // the stopping test, the Jacobi preconditioner (options.preconditioner: M = diag(A), the residual in the M^-1
 // norm), the history, the true-residual check and the refusals of unusable input behave as they do there.
-// Every rank computes the scalars from the same sums, so all ranks stop together.
+// Every rank computes the scalars from the same sums, so all ranks stop together. Where one rank's own work
+// throws mid-solve (a kernel, a fence, an allocation), that rank still exchanges and sums up to the next
+// global sum, which carries a failure count: there every rank throws collective_error naming the failing rank
+// and its message, and the communicator stays usable; no rank is left waiting for one that left.
 // Arguments are checked collectively: options that differ between ranks, or a wrong extent on one rank, make
 // every rank throw collective_error before any rank iterates. Kernels are labelled "ksync::mpi::cg::<step>".
 #pragma once
@@ -45,12 +48,42 @@ namespace ksync::mpi {
 
 namespace detail {
 
-// The sums of one MPI_Allreduce: up to three, summed element-wise over the ranks.
+// Where in a solve a global sum comes: the start, or the iteration it belongs to.
+inline std::string sum_of(int iteration) {
+  return iteration < 0 ? std::string("the start") : "iteration " + std::to_string(iteration);
+}
+
+// `local` with one more value, 1 where this rank failed since the last sum (local_failure), else 0: summed
+// over the ranks it says whether any did.
 template <class T, int Count>
-std::array<T, Count> sum_over_ranks(MPI_Comm comm, const std::array<T, Count>& local) {
-  std::array<T, Count> global{};
-  KSYNC_MPI_CHECK(MPI_Allreduce(local.data(), global.data(), Count, datatype<T>(), MPI_SUM, comm));
-  return global;
+std::array<T, Count + 1> with_failure_count(const std::array<T, Count>& local, const local_failure& failure) {
+  std::array<T, Count + 1> flagged{};
+  std::copy(local.begin(), local.end(), flagged.begin());
+  flagged[Count] = failure.failed() ? T(1) : T(0);
+  return flagged;
+}
+
+// The sums (all but the last value of `global`) where no rank failed; otherwise every rank throws
+// collective_error with the failing rank's message (one more collective, on every rank, since every rank
+// sees the same count).
+template <class T, int Count>
+std::array<T, Count - 1> sums_unless_failed(MPI_Comm comm, const std::array<T, Count>& global,
+                                            const local_failure& failure, int iteration) {
+  if (global[Count - 1] != T(0)) failure.check_everywhere(comm, "ksync::mpi::cg", sum_of(iteration));
+  std::array<T, Count - 1> sums{};
+  std::copy(global.begin(), global.end() - 1, sums.begin());
+  return sums;
+}
+
+// The sums of one MPI_Allreduce, element-wise over the ranks, and whether any rank failed since the last one
+// (then every rank throws, at this sum, which every rank reaches).
+template <class T, int Count>
+std::array<T, Count> sum_over_ranks(MPI_Comm comm, const std::array<T, Count>& local, const local_failure& failure,
+                                    int iteration) {
+  const auto flagged = with_failure_count<T, Count>(local, failure);
+  std::array<T, Count + 1> global{};
+  KSYNC_MPI_CHECK(MPI_Allreduce(flagged.data(), global.data(), Count + 1, datatype<T>(), MPI_SUM, comm));
+  return sums_unless_failed<T, Count + 1>(comm, global, failure, iteration);
 }
 
 // M^-1's entry at a local row: 1 / diag(A) with Jacobi, 1 without (inverse is then empty).
@@ -88,23 +121,36 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   const weight_of<Vector> weight{v.inverse};
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
   ksync::detail::cg_scalars<T> s;
-  Kokkos::deep_copy(exec, Kokkos::subview(p, Kokkos::make_pair(std::int64_t{0}, n)), x);
+  // This rank's work between two global sums runs in try blocks (local_failure): where it throws, the rank
+  // still exchanges and sums up to the next sum, at which every rank stops with its message.
+  local_failure failure;
+  try {
+    Kokkos::deep_copy(exec, Kokkos::subview(p, Kokkos::make_pair(std::int64_t{0}, n)), x);
+  } catch (...) {
+    failure.hold();
+  }
   // Unchecked: p and ap are the solve's own, sized for a.
-  spmv_unchecked(exec, comm, a, p, ap);
+  spmv_unchecked(exec, comm, a, p, ap, failure);
   // r . M^-1 r, b . M^-1 b, and the diagonal's check (0, or NaN where unusable).
   std::array<T, 3> start{};
-  Kokkos::parallel_reduce(
-      "ksync::mpi::cg::start", policy(exec, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
-        const T r_i = b(i) - ap(i);
-        r(i) = r_i;
-        const T w = weight(i);
-        rr += r_i * w * r_i;
-        bb += b(i) * w * b(i);
-        check += w - w;  // 0, or NaN where diag(A) was zero, negative or not finite
-      },
-      start[0], start[1], start[2]);
-  start = sum_over_ranks<T, 3>(comm, start);
+  if (!failure.failed()) {
+    try {
+      Kokkos::parallel_reduce(
+          "ksync::mpi::cg::start", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
+            const T r_i = b(i) - ap(i);
+            r(i) = r_i;
+            const T w = weight(i);
+            rr += r_i * w * r_i;
+            bb += b(i) * w * b(i);
+            check += w - w;  // 0, or NaN where diag(A) was zero, negative or not finite
+          },
+          start[0], start[1], start[2]);
+    } catch (...) {
+      failure.hold();
+    }
+  }
+  start = sum_over_ranks<T, 3>(comm, start, failure, -1);
   s.rho = start[0];
   s.rho_next = start[1];
   s.p_ap = start[2];
@@ -115,34 +161,53 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
                            .preconditioned = jacobi},
                           history);
   if (s.done != 0) return s;
-  Kokkos::parallel_for(
-      "ksync::mpi::cg::first_direction", policy(exec, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i) { p(i) = weight(i) * r(i); });
+  try {
+    Kokkos::parallel_for(
+        "ksync::mpi::cg::first_direction", policy(exec, 0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { p(i) = weight(i) * r(i); });
+  } catch (...) {
+    failure.hold();
+  }
   while (true) {
-    spmv_unchecked(exec, comm, a, p, ap);
+    const int iteration = s.iteration + 1;
+    spmv_unchecked(exec, comm, a, p, ap, failure);
     std::array<T, 1> p_ap{};
-    Kokkos::parallel_reduce(
-        "ksync::mpi::cg::p_ap", policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i, T& sum) { sum += p(i) * ap(i); },
-        p_ap[0]);
-    s.p_ap = sum_over_ranks<T, 1>(comm, p_ap)[0];
+    if (!failure.failed()) {
+      try {
+        Kokkos::parallel_reduce(
+            "ksync::mpi::cg::p_ap", policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i, T& sum) { sum += p(i) * ap(i); },
+            p_ap[0]);
+      } catch (...) {
+        failure.hold();
+      }
+    }
+    s.p_ap = sum_over_ranks<T, 1>(comm, p_ap, failure, iteration)[0];
     const T alpha = s.rho / s.p_ap;
     std::array<T, 1> rho_next{};
-    Kokkos::parallel_reduce(
-        "ksync::mpi::cg::update", policy(exec, 0, n),
-        KOKKOS_LAMBDA(std::int64_t i, T& sum) {
-          x(i) += alpha * p(i);
-          const T r_i = r(i) - alpha * ap(i);
-          r(i) = r_i;
-          sum += r_i * weight(i) * r_i;
-        },
-        rho_next[0]);
-    s.rho_next = sum_over_ranks<T, 1>(comm, rho_next)[0];
+    try {
+      Kokkos::parallel_reduce(
+          "ksync::mpi::cg::update", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i, T& sum) {
+            x(i) += alpha * p(i);
+            const T r_i = r(i) - alpha * ap(i);
+            r(i) = r_i;
+            sum += r_i * weight(i) * r_i;
+          },
+          rho_next[0]);
+    } catch (...) {
+      failure.hold();
+    }
+    s.rho_next = sum_over_ranks<T, 1>(comm, rho_next, failure, iteration)[0];
     ksync::detail::cg_advance(s, options.tolerance, options.max_iterations, history);
     if (s.done != 0) return s;
     const T beta = s.beta;
-    Kokkos::parallel_for(
-        "ksync::mpi::cg::direction", policy(exec, 0, n),
-        KOKKOS_LAMBDA(std::int64_t i) { p(i) = weight(i) * r(i) + beta * p(i); });
+    try {
+      Kokkos::parallel_for(
+          "ksync::mpi::cg::direction", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i) { p(i) = weight(i) * r(i) + beta * p(i); });
+    } catch (...) {
+      failure.hold();
+    }
   }
 }
 
@@ -210,36 +275,53 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
   const weight_of<Vector> weight{v.inverse};
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
   ksync::detail::cg_scalars<T> s;
-  Kokkos::deep_copy(exec, Kokkos::subview(input, Kokkos::make_pair(std::int64_t{0}, n)), x);
-  spmv_unchecked(exec, comm, a, input, product);
+  local_failure failure;  // as in cg_run_from
+  try {
+    Kokkos::deep_copy(exec, Kokkos::subview(input, Kokkos::make_pair(std::int64_t{0}, n)), x);
+  } catch (...) {
+    failure.hold();
+  }
+  spmv_unchecked(exec, comm, a, input, product, failure);
   // r . M^-1 r, b . M^-1 b, the diagonal's check, then w . M^-1 r.
   std::array<T, 4> start{};
-  Kokkos::parallel_reduce(
-      "ksync::mpi::cg::pipelined_start", policy(exec, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
-        const T r_i = b(i) - product(i);
-        r(i) = r_i;
-        const T u = weight(i);
-        input(i) = u * r_i;  // M^-1 r, which the product below reads
-        rr += r_i * u * r_i;
-        bb += b(i) * u * b(i);
-        check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
-      },
-      start[0], start[1], start[2]);
-  spmv_unchecked(exec, comm, a, input, product);
-  Kokkos::parallel_reduce(
-      "ksync::mpi::cg::pipelined_start_w", policy(exec, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i, T& sum) {
-        const T w_i = product(i);
-        sum += w_i * weight(i) * r(i);
-        w(i) = w_i;  // without Jacobi `input` is w: M^-1 r is overwritten only once read
-        if (jacobi) input(i) = weight(i) * w_i;
-        z(i) = 0;
-        s_vec(i) = 0;
-        p(i) = 0;
-      },
-      start[3]);
-  start = sum_over_ranks<T, 4>(comm, start);
+  if (!failure.failed()) {
+    try {
+      Kokkos::parallel_reduce(
+          "ksync::mpi::cg::pipelined_start", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
+            const T r_i = b(i) - product(i);
+            r(i) = r_i;
+            const T u = weight(i);
+            input(i) = u * r_i;  // M^-1 r, which the product below reads
+            rr += r_i * u * r_i;
+            bb += b(i) * u * b(i);
+            check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
+          },
+          start[0], start[1], start[2]);
+    } catch (...) {
+      failure.hold();
+    }
+  }
+  spmv_unchecked(exec, comm, a, input, product, failure);
+  if (!failure.failed()) {
+    try {
+      Kokkos::parallel_reduce(
+          "ksync::mpi::cg::pipelined_start_w", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i, T& sum) {
+            const T w_i = product(i);
+            sum += w_i * weight(i) * r(i);
+            w(i) = w_i;  // without Jacobi `input` is w: M^-1 r is overwritten only once read
+            if (jacobi) input(i) = weight(i) * w_i;
+            z(i) = 0;
+            s_vec(i) = 0;
+            p(i) = 0;
+          },
+          start[3]);
+    } catch (...) {
+      failure.hold();
+    }
+  }
+  start = sum_over_ranks<T, 4>(comm, start, failure, -1);
   s.rho = start[0];
   s.rho_next = start[1];
   s.p_ap = start[2];
@@ -260,26 +342,38 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
                                                        .s = s_vec.data(),
                                                        .p = p.data(),
                                                        .inverse_diagonal = jacobi ? v.inverse.data() : nullptr};
-  spmv_unchecked(exec, comm, a, input, product);  // n = A M^-1 w
+  spmv_unchecked(exec, comm, a, input, product, failure);  // n = A M^-1 w
   while (true) {
+    const int iteration = s.iteration + 1;
     const T alpha = s.rho / s.p_ap;
     const T beta = s.beta;
     std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r
-    ksync::detail::with_preconditioning(vectors.inverse_diagonal, [&](auto weighted) {
-      Kokkos::parallel_reduce(
-          "ksync::mpi::cg::pipelined_pass", policy(exec, 0, n),
-          pipelined_pass_of_rank<T, decltype(weighted)::value>{vectors, product.data(), input.data(), alpha, beta},
-          sums[0], sums[1]);
-      return 0;
-    });
-    sums_in_flight<T, 2> in_flight(comm, sums);
-    spmv_unchecked(exec, comm, a, input, product);  // the next n = A M^-1 w, while the sums travel
-    sums = in_flight.wait();
+    if (!failure.failed()) {
+      try {
+        ksync::detail::with_preconditioning(vectors.inverse_diagonal, [&](auto weighted) {
+          Kokkos::parallel_reduce(
+              "ksync::mpi::cg::pipelined_pass", policy(exec, 0, n),
+              pipelined_pass_of_rank<T, decltype(weighted)::value>{vectors, product.data(), input.data(), alpha, beta},
+              sums[0], sums[1]);
+          return 0;
+        });
+      } catch (...) {
+        failure.hold();
+      }
+    }
+    sums_in_flight<T, 3> in_flight(comm, with_failure_count<T, 2>(sums, failure));
+    spmv_unchecked(exec, comm, a, input, product, failure);  // the next n = A M^-1 w, while the sums travel
+    sums = sums_unless_failed<T, 3>(comm, in_flight.wait(), failure, iteration);
     s.rho_next = sums[0];
     s.delta = sums[1];
     ksync::detail::cg_advance_pipelined(s, options.tolerance, options.max_iterations, history);
     if (s.done != 0) {
-      exec.fence("ksync::mpi::cg: the last product, unused, before its Views go");
+      try {
+        exec.fence("ksync::mpi::cg: the last product, unused, before its Views go");
+      } catch (...) {
+        failure.hold();
+      }
+      failure.check_everywhere(comm, "ksync::mpi::cg", "the product after " + sum_of(iteration));
       return s;
     }
   }
@@ -326,47 +420,56 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
   detail::check_same_everywhere(comm, where, "options.check_true_residual", std::int64_t{options.check_true_residual});
   detail::check_same_everywhere(comm, where, "options.recurrence", static_cast<std::int64_t>(options.recurrence));
 
+  // The work Views and M^-1's entries, made on every rank before any rank exchanges: where one rank cannot
+  // (out of memory, say), every rank stops here with its message.
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
-  const vector inverse(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::mpi::cg::inverse_diagonal"),
-                       jacobi ? n : 0);
-  if (jacobi) {
-    const auto& matrix = a.local_matrix();  // local row i's diagonal is its local column i: own columns come first
-    Kokkos::parallel_for(
-        "ksync::mpi::cg::inverse_diagonal", policy(exec, 0, n),
-        KOKKOS_LAMBDA(std::int64_t i) { inverse(i) = jacobi_inverse(static_cast<T>(matrix.diagonal(i))); });
+  const bool classic = options.recurrence == cg_recurrence::classic;
+  detail::cg_vectors<vector> classic_vectors;
+  detail::cg_pipelined_vectors_of_rank<vector> pipelined_vectors;
+  detail::local_failure setup;
+  try {
+    const auto rows = [&](const std::string& label) {
+      return vector(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
+    };
+    // p (classic), w and M^-1 w (pipelined) span the local columns: the product reads them, filling their ghosts.
+    const auto columns = [&](const std::string& label) {
+      return vector(Kokkos::view_alloc(exec, label), a.local_columns());
+    };
+    const vector inverse = jacobi ? rows("ksync::mpi::cg::inverse_diagonal") : vector();
+    if (jacobi) {
+      const auto& matrix = a.local_matrix();  // local row i's diagonal is its local column i: own columns first
+      Kokkos::parallel_for(
+          "ksync::mpi::cg::inverse_diagonal", policy(exec, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i) { inverse(i) = jacobi_inverse(static_cast<T>(matrix.diagonal(i))); });
+    }
+    if (classic) {
+      classic_vectors = {.p = columns("ksync::mpi::cg::p"),
+                         .r = rows("ksync::mpi::cg::r"),
+                         .ap = rows("ksync::mpi::cg::ap"),
+                         .inverse = inverse};
+    } else {
+      const vector w = columns("ksync::mpi::cg::w");
+      pipelined_vectors = {.r = rows("ksync::mpi::cg::r"),
+                           .w = w,
+                           .input = jacobi ? columns("ksync::mpi::cg::preconditioned_w") : w,
+                           .z = rows("ksync::mpi::cg::z"),
+                           .s = rows("ksync::mpi::cg::s"),
+                           .p = rows("ksync::mpi::cg::p"),
+                           .n = rows("ksync::mpi::cg::n"),
+                           .inverse = inverse};
+    }
+  } catch (...) {
+    setup.hold();
   }
+  setup.check_everywhere(comm, where, "setting up the solve");
   std::vector<double> history(options.record_history ? static_cast<std::size_t>(options.max_iterations) + 1 : 0);
   double* const history_data = options.record_history ? history.data() : nullptr;
 
-  const auto rows = [&](const std::string& label) {
-    return vector(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
-  };
-  const auto [s, restarts] = [&] {
-    if (options.recurrence == cg_recurrence::classic) {
-      // p spans the local columns: the product fills its ghosts. r and Ap are this rank's rows.
-      const detail::cg_vectors<vector> v{.p = vector(Kokkos::view_alloc(exec, "ksync::mpi::cg::p"), a.local_columns()),
-                                         .r = rows("ksync::mpi::cg::r"),
-                                         .ap = rows("ksync::mpi::cg::ap"),
-                                         .inverse = inverse};
-      return ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
-        return detail::cg_run_from(exec, comm, a, b, x, v, options, first_iteration, history_data);
-      });
-    }
-    // w, and with Jacobi M^-1 w, span the local columns: the product reads them and fills their ghosts.
-    const vector w(Kokkos::view_alloc(exec, "ksync::mpi::cg::w"), a.local_columns());
-    const detail::cg_pipelined_vectors_of_rank<vector> v{
-        .r = rows("ksync::mpi::cg::r"),
-        .w = w,
-        .input = jacobi ? vector(Kokkos::view_alloc(exec, "ksync::mpi::cg::preconditioned_w"), a.local_columns()) : w,
-        .z = rows("ksync::mpi::cg::z"),
-        .s = rows("ksync::mpi::cg::s"),
-        .p = rows("ksync::mpi::cg::p"),
-        .n = rows("ksync::mpi::cg::n"),
-        .inverse = inverse};
-    return ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
-      return detail::cg_pipelined_run_from(exec, comm, a, b, x, v, options, first_iteration, history_data);
-    });
-  }();
+  const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+    return classic ? detail::cg_run_from(exec, comm, a, b, x, classic_vectors, options, first_iteration, history_data)
+                   : detail::cg_pipelined_run_from(exec, comm, a, b, x, pipelined_vectors, options, first_iteration,
+                                                   history_data);
+  });
   // No fence of exec here: x's last update ran in a reduction whose host value was waited for.
   ksync::detail::check_cg_refusal(where, s);
   cg_result result{.iterations = s.iteration,

@@ -22,7 +22,8 @@
 //
 // Each row is summed in its storage order, as ksync::spmv's row_per_thread does, so every rank's rows equal
 // the one-rank product bit for bit. Arguments are checked collectively (ksync/mpi/collective.hpp): a wrong
-// extent on one rank makes every rank throw collective_error before any rank sends.
+// extent on one rank makes every rank throw collective_error before any rank sends. Where this rank's own
+// work throws (a kernel, the fence), it still sends and receives its halo, then throws: the others finish.
 #pragma once
 
 #include <ksync/csr_matrix.hpp>
@@ -176,35 +177,59 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
   }
 }
 
-// The product without its collective checks, for callers that checked the same arguments once (the solvers
-// call it every iteration, where two more MPI_Allreduce a product would cost more than the rows of a small
-// block).
-template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
-void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
-                    const XView& x, const YView& y) {
+// This rank's entries that the others need, packed into the send buffer on exec, which is fenced: the host
+// sends them next, and receives into the buffer that the previous product's copy into x read.
+template <class ExecutionSpace, class Matrix, class XView>
+void pack_halo(const ExecutionSpace& exec, const Matrix& a, const XView& x) {
   const halo_plan& plan = a.plan();
-  const auto& send = a.send_buffer();
-  const auto& received = a.receive_buffer();
   if (!plan.sends.empty()) {
+    const auto& send = a.send_buffer();
     const auto& indices = a.send_indices();
     Kokkos::parallel_for(
         "ksync::mpi::spmv::pack",
         ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
         KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
   }
-  if (!plan.sends.empty() || !plan.ghosts.empty()) {
-    // The host sends the packed entries next, and receives into the buffer the previous call's copy into x read.
-    exec.fence("ksync::mpi::spmv: the halo is packed");
+  if (!plan.sends.empty() || !plan.ghosts.empty()) exec.fence("ksync::mpi::spmv: the halo is packed");
+}
+
+// The product without its collective checks, for callers that checked the same arguments once (the solvers
+// call it every iteration, where two more MPI_Allreduce a product would cost more than the rows of a small
+// block). This rank's local steps run under `failure` (ksync/mpi/collective.hpp): once one of them threw, the
+// rest are skipped, but the halo is still sent and awaited, so no other rank waits for this one.
+template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
+void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
+                    const XView& x, const YView& y, local_failure& failure) {
+  const halo_plan& plan = a.plan();
+  const auto& received = a.receive_buffer();
+  if (!failure.failed()) {
+    try {
+      pack_halo(exec, a, x);
+    } catch (...) {
+      failure.hold();
+    }
   }
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
-  auto requests = detail::post_halo(comm, plan, send.data(), received.data(), tag);
-  detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
-  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
-    const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
-    Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
+  auto requests = detail::post_halo(comm, plan, a.send_buffer().data(), received.data(), tag);
+  if (!failure.failed()) {
+    try {
+      detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
+    } catch (...) {
+      failure.hold();
+    }
   }
-  detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  if (!failure.failed()) {
+    try {
+      if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
+        const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
+        Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
+      }
+      detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
+    } catch (...) {
+      failure.hold();
+    }
+  }
 }
 
 }  // namespace detail
@@ -235,7 +260,9 @@ void spmv(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, In
   }
   check_collectively(comm, overlap.empty(), where, overlap);
 
-  detail::spmv_unchecked(exec, comm, a, x, y);
+  detail::local_failure failure;
+  detail::spmv_unchecked(exec, comm, a, x, y, failure);
+  failure.rethrow_here();  // this rank's halo went out all the same: no other rank waits for it
 }
 
 }  // namespace ksync::mpi
