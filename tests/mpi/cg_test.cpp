@@ -52,6 +52,20 @@ Kokkos::View<double*> device_copy(const std::vector<double>& host, std::int64_t 
   return out;
 }
 
+// This rank's block of p's rows, as a distributed matrix, and its rows of b.
+struct rank_part {
+  ksync::mpi::distributed_csr<double, std::int32_t> a;
+  Kokkos::View<double*> b;
+};
+
+rank_part part_of(const Exec& exec, const distributed_problem& p, int rank) {
+  const std::int64_t first = p.partition.begin(rank);
+  const std::int64_t count = p.partition.size(rank);
+  return {.a = ksync::mpi::distributed_csr<double, std::int32_t>(exec, MPI_COMM_WORLD, p.partition,
+                                                                 rows_of(p.a, first, first + count)),
+          .b = device_copy(p.b, first, count)};
+}
+
 // Solves every generated family with and without Jacobi on the ranks, and on this rank's device alone with
 // ksync::cg's `reference` form, and compares the two.
 void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form) {
@@ -68,10 +82,9 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
       options.record_history = true;
       const std::int64_t first = p.partition.begin(rank);
       const std::int64_t count = p.partition.size(rank);
-      const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
-      const auto b = device_copy(p.b, first, count);
+      const rank_part part = part_of(exec, p, rank);
       Kokkos::View<double*> x("x", count);
-      const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+      const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, options);
 
       // The one-rank solve on this rank's device.
       const ksync::csr_matrix whole(exec, p.a);
@@ -116,8 +129,9 @@ TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
   const auto p = problem_of(sparse_family::poisson_2d, 6);
   const std::int64_t first = p.partition.begin(rank);
   const std::int64_t count = p.partition.size(rank);
-  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
-  const auto b = device_copy(p.b, first, count);
+  const rank_part part = part_of(exec, p, rank);
+  const auto& a = part.a;
+  const auto& b = part.b;
   const int faulty = size - 1;
   const auto refuses = [&](const auto& call, const std::string& text) {
     try {
@@ -203,11 +217,10 @@ TEST(MpiCg, ARankThatFailsMidSolveStopsEveryRank) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
   const auto p = problem_of(sparse_family::poisson_2d, 13);
-  const std::int64_t first = p.partition.begin(rank);
-  const std::int64_t count = p.partition.size(rank);
-  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, p.partition, rows_of(p.a, first, first + count));
-  const auto b = device_copy(p.b, first, count);
-  Kokkos::View<double*> x("x", count);
+  const rank_part part = part_of(exec, p, rank);
+  const auto& a = part.a;
+  const auto& b = part.b;
+  Kokkos::View<double*> x("x", p.partition.size(rank));
   const int faulty = size - 1;
   struct fault {
     ksync::cg_recurrence recurrence;
@@ -226,7 +239,7 @@ TEST(MpiCg, ARankThatFailsMidSolveStopsEveryRank) {
       {.recurrence = classic, .preconditioner = jacobi, .label = "ksync::mpi::cg::inverse_diagonal", .nth = 1},
       {.recurrence = pipelined, .preconditioner = none, .label = "ksync::mpi::cg::pipelined_pass", .nth = 4},
       {.recurrence = pipelined, .preconditioner = jacobi, .label = "ksync::mpi::spmv::interior", .nth = 6},
-      {.recurrence = pipelined, .preconditioner = none, .label = "ksync::mpi::cg::pipelined_start", .nth = 1}};
+      {.recurrence = pipelined, .preconditioner = none, .label = "ksync::mpi::cg::start", .nth = 1}};
   for (const fault& f : faults) {
     ksync::cg_options options;
     options.tolerance = 1e-10;

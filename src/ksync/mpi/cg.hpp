@@ -105,6 +105,67 @@ struct cg_vectors {
   Vector inverse;
 };
 
+// The start's local part in both recurrences: x into `input` (the product's input, spanning the local
+// columns), product = A x, r = b - A x, and this rank's r . M^-1 r, b . M^-1 b and the diagonal's check (0,
+// or NaN where diag(A) is unusable). With keep_preconditioned_r (pipelined) M^-1 r goes into `input`, which
+// the start's second product reads. Under `failure`, as every step of a solve (cg_run_from).
+template <class ExecutionSpace, class Matrix, class BView, class XView, class Vector>
+std::array<typename Vector::non_const_value_type, 3> local_start(const ExecutionSpace& exec, MPI_Comm comm,
+                                                                 const Matrix& a, const BView& b, const XView& x,
+                                                                 const Vector& input, const Vector& product,
+                                                                 const Vector& r, const weight_of<Vector>& weight,
+                                                                 bool keep_preconditioned_r, local_failure& failure) {
+  using T = typename Vector::non_const_value_type;
+  const std::int64_t n = a.owned_rows();
+  try {
+    Kokkos::deep_copy(exec, Kokkos::subview(input, Kokkos::make_pair(std::int64_t{0}, n)), x);
+  } catch (...) {
+    failure.hold();
+  }
+  spmv_unchecked(exec, comm, a, input, product, failure);  // unchecked: the solve's own Views, sized for a
+  std::array<T, 3> sums{};
+  if (failure.failed()) return sums;
+  try {
+    Kokkos::parallel_reduce(
+        "ksync::mpi::cg::start", ksync::detail::index_policy<ExecutionSpace>(exec, 0, n),
+        KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
+          const T r_i = b(i) - product(i);
+          r(i) = r_i;
+          const T u = weight(i);
+          if (keep_preconditioned_r) input(i) = u * r_i;
+          rr += r_i * u * r_i;
+          bb += b(i) * u * b(i);
+          check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
+        },
+        sums[0], sums[1], sums[2]);
+  } catch (...) {
+    failure.hold();
+  }
+  return sums;
+}
+
+// The start's global sums (r . M^-1 r, b . M^-1 b, the diagonal's check and, pipelined, w . M^-1 r) in one
+// MPI_Allreduce, and the start's scalar step on them.
+template <class T, int Count>
+ksync::detail::cg_scalars<T> started(MPI_Comm comm, const std::array<T, Count>& local, const local_failure& failure,
+                                     const cg_options& options, int first_iteration, double* history) {
+  static_assert(Count == 3 || Count == 4, "the classic start sums three values, the pipelined one four");
+  const auto sums = sum_over_ranks<T, Count>(comm, local, failure, -1);
+  ksync::detail::cg_scalars<T> s;
+  s.rho = sums[0];
+  s.rho_next = sums[1];
+  s.p_ap = sums[2];
+  if constexpr (Count == 4) s.delta = sums[3];
+  ksync::detail::cg_start(s,
+                          {.tolerance = options.tolerance,
+                           .max_iterations = options.max_iterations,
+                           .first_iteration = first_iteration,
+                           .preconditioned = options.preconditioner == cg_preconditioner::jacobi,
+                           .pipelined = Count == 4},
+                          history);
+  return s;
+}
+
 // One run of CG from x: the start (r = b - A x and its tests), then iterations until the state is done. A named
 // function with a spelled-out return type, not a lambda or `auto`: nvcc accepts the device lambdas below only
 // inside such a function.
@@ -119,47 +180,12 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   const Vector r = v.r;
   const Vector ap = v.ap;
   const weight_of<Vector> weight{v.inverse};
-  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
-  ksync::detail::cg_scalars<T> s;
   // This rank's work between two global sums runs in try blocks (local_failure): where it throws, the rank
   // still exchanges and sums up to the next sum, at which every rank stops with its message.
   local_failure failure;
-  try {
-    Kokkos::deep_copy(exec, Kokkos::subview(p, Kokkos::make_pair(std::int64_t{0}, n)), x);
-  } catch (...) {
-    failure.hold();
-  }
-  // Unchecked: p and ap are the solve's own, sized for a.
-  spmv_unchecked(exec, comm, a, p, ap, failure);
-  // r . M^-1 r, b . M^-1 b, and the diagonal's check (0, or NaN where unusable).
-  std::array<T, 3> start{};
-  if (!failure.failed()) {
-    try {
-      Kokkos::parallel_reduce(
-          "ksync::mpi::cg::start", policy(exec, 0, n),
-          KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
-            const T r_i = b(i) - ap(i);
-            r(i) = r_i;
-            const T w = weight(i);
-            rr += r_i * w * r_i;
-            bb += b(i) * w * b(i);
-            check += w - w;  // 0, or NaN where diag(A) was zero, negative or not finite
-          },
-          start[0], start[1], start[2]);
-    } catch (...) {
-      failure.hold();
-    }
-  }
-  start = sum_over_ranks<T, 3>(comm, start, failure, -1);
-  s.rho = start[0];
-  s.rho_next = start[1];
-  s.p_ap = start[2];
-  ksync::detail::cg_start(s,
-                          {.tolerance = options.tolerance,
-                           .max_iterations = options.max_iterations,
-                           .first_iteration = first_iteration,
-                           .preconditioned = jacobi},
-                          history);
+  ksync::detail::cg_scalars<T> s =
+      started<T, 3>(comm, local_start(exec, comm, a, b, x, p, ap, r, weight, false, failure), failure, options,
+                    first_iteration, history);
   if (s.done != 0) return s;
   try {
     Kokkos::parallel_for(
@@ -269,39 +295,16 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
     const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a, const BView& b, const XView& x,
     const cg_pipelined_vectors_of_rank<Vector>& v, const cg_options& options, int first_iteration, double* history) {
   using T = typename Vector::non_const_value_type;
-  using policy = ksync::detail::index_policy<ExecutionSpace>;
-  const std::int64_t n = a.owned_rows();
   const Vector r = v.r, w = v.w, input = v.input, z = v.z, s_vec = v.s, p = v.p, product = v.n;
   const weight_of<Vector> weight{v.inverse};
-  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
-  ksync::detail::cg_scalars<T> s;
   local_failure failure;  // as in cg_run_from
-  try {
-    Kokkos::deep_copy(exec, Kokkos::subview(input, Kokkos::make_pair(std::int64_t{0}, n)), x);
-  } catch (...) {
-    failure.hold();
-  }
-  spmv_unchecked(exec, comm, a, input, product, failure);
+  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
+  using policy = ksync::detail::index_policy<ExecutionSpace>;
+  const std::int64_t n = a.owned_rows();
   // r . M^-1 r, b . M^-1 b, the diagonal's check, then w . M^-1 r.
   std::array<T, 4> start{};
-  if (!failure.failed()) {
-    try {
-      Kokkos::parallel_reduce(
-          "ksync::mpi::cg::pipelined_start", policy(exec, 0, n),
-          KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
-            const T r_i = b(i) - product(i);
-            r(i) = r_i;
-            const T u = weight(i);
-            input(i) = u * r_i;  // M^-1 r, which the product below reads
-            rr += r_i * u * r_i;
-            bb += b(i) * u * b(i);
-            check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
-          },
-          start[0], start[1], start[2]);
-    } catch (...) {
-      failure.hold();
-    }
-  }
+  const auto first_three = local_start(exec, comm, a, b, x, input, product, r, weight, true, failure);
+  std::copy(first_three.begin(), first_three.end(), start.begin());
   spmv_unchecked(exec, comm, a, input, product, failure);
   if (!failure.failed()) {
     try {
@@ -321,18 +324,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
       failure.hold();
     }
   }
-  start = sum_over_ranks<T, 4>(comm, start, failure, -1);
-  s.rho = start[0];
-  s.rho_next = start[1];
-  s.p_ap = start[2];
-  s.delta = start[3];
-  ksync::detail::cg_start(s,
-                          {.tolerance = options.tolerance,
-                           .max_iterations = options.max_iterations,
-                           .first_iteration = first_iteration,
-                           .preconditioned = jacobi,
-                           .pipelined = true},
-                          history);
+  ksync::detail::cg_scalars<T> s = started<T, 4>(comm, start, failure, options, first_iteration, history);
   if (s.done != 0) return s;
   // w.even == w.odd: the pass updates w in place, its product having run before it.
   const ksync::detail::cg_pipelined_vectors<T> vectors{.x = x.data(),
