@@ -5,6 +5,7 @@
 // order differs) with a solution as close to it as the tolerance allows, with and without Jacobi; bad input
 // stops every rank.
 #include "../support/sparse.hpp"
+#include "failure.hpp"
 #include "world.hpp"
 
 #include <ksync/cg.hpp>
@@ -180,35 +181,6 @@ TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {
   EXPECT_THROW((void)ksync::mpi::cg(exec, MPI_COMM_WORLD, singular, b, x_fits, jacobi), std::invalid_argument);
 }
 
-// Throws std::runtime_error("injected failure ...") from the Kokkos Tools callback of this process's n-th
-// kernel labelled `label`, while it lives: a rank's own work failing mid-solve. Tools callbacks are
-// process-wide: one at a time.
-class failure_at_kernel {
- public:
-  failure_at_kernel(std::string label, int n) : label_(std::move(label)), n_(n) {
-    current = this;
-    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&begin);
-    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(&begin);
-  }
-  ~failure_at_kernel() {
-    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
-    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
-    current = nullptr;
-  }
-  failure_at_kernel(const failure_at_kernel&) = delete;
-  failure_at_kernel& operator=(const failure_at_kernel&) = delete;
-
- private:
-  static inline failure_at_kernel* current = nullptr;
-  static void begin(const char* name, std::uint32_t /*device*/, std::uint64_t* /*kernel*/) {
-    if (current->label_ == name && ++current->seen_ == current->n_)
-      throw std::runtime_error("injected failure in " + current->label_);
-  }
-  std::string label_;
-  int n_;
-  int seen_ = 0;
-};
-
 // A rank whose own work throws mid-solve (in the product, in a vector update, in the setup) leaves no rank
 // waiting: every rank throws collective_error at the next global sum, naming that rank and its message, and
 // the communicator stays usable (a solve right after it converges on every rank). The pipelined product that
@@ -250,7 +222,7 @@ TEST(MpiCg, ARankThatFailsMidSolveStopsEveryRank) {
                               std::to_string(size);
     Kokkos::deep_copy(x, 0.0);
     try {
-      std::optional<failure_at_kernel> injected;
+      std::optional<ksync::test::failure_at_kernel> injected;
       if (rank == faulty) injected.emplace(f.label, f.nth);
       (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
       ADD_FAILURE() << "no exception: " << where;

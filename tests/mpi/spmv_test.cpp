@@ -3,6 +3,7 @@
 // (CTest: 1, 2, 3 and 4): each rank holds its block of rows of a generated matrix on its device, and the
 // distributed product must give the one-rank product's rows bit for bit, its ghosts the other ranks' x.
 #include "../support/sparse.hpp"
+#include "failure.hpp"
 #include "world.hpp"
 
 #include <ksync/mpi/spmv.hpp>
@@ -15,6 +16,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,6 +111,42 @@ TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
   const std::int64_t last = partition.end(rank) - (rank == faulty && partition.size(rank) > 0 ? 1 : 0);
   EXPECT_THROW(ksync::mpi::distributed_csr(exec, MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), last)),
                ksync::mpi::collective_error);
+}
+
+// A rank whose own work throws before it sends (its pack kernel; with one rank, which packs nothing, its
+// interior rows) still sends and receives its halo, then throws what it caught: the other ranks' products
+// return, and the next product on every rank gives the one-rank rows bit for bit.
+TEST(MpiSpmv, ARankThatFailsStillSendsItsHalo) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 11);
+  const ksync::row_partition partition(a.rows, size);
+  const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                rows_of(a, partition.begin(rank), partition.end(rank)));
+  const int faulty = size - 1;
+  const std::string label = size > 1 ? "ksync::mpi::spmv::pack" : "ksync::mpi::spmv::interior";
+  Kokkos::View<double*> x("x", distributed.local_columns());
+  Kokkos::View<double*> y("y", distributed.owned_rows());
+  Kokkos::deep_copy(x, 1.0);
+  {
+    std::optional<ksync::test::failure_at_kernel> injected;
+    if (rank == faulty) injected.emplace(label, 1);
+    if (rank == faulty) {
+      try {
+        ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+        ADD_FAILURE() << "no exception on the failing rank";
+      } catch (const std::runtime_error& error) {
+        EXPECT_EQ(std::string(error.what()), "injected failure in " + label);
+      }
+    } else {
+      ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+    }
+  }
+  ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+  const auto expected = host_product(a, std::vector<double>(static_cast<std::size_t>(a.cols), 1.0));
+  const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  for (std::int64_t i = 0; i < distributed.owned_rows(); ++i)
+    ASSERT_EQ(y_host(i), expected[partition.begin(rank) + i]) << "row " << partition.begin(rank) + i;
 }
 
 }  // namespace
