@@ -29,6 +29,12 @@ using ksync::rows_of;
 using ksync::test::host_product;
 using ksync::test::sparse_family;
 
+// This rank's block of rows of `a`, split as `partition` says, as a distributed matrix (collective).
+ksync::mpi::distributed_csr<double, std::int32_t> rank_block(const Exec& exec, const matrix& a,
+                                                             const ksync::row_partition& partition, int rank) {
+  return {exec, MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank))};
+}
+
 double x_at(std::int64_t j, int round) {
   return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
 }
@@ -91,8 +97,7 @@ TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
   const Exec exec;
   const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
   const ksync::row_partition partition(a.rows, size);
-  const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
-                                                rows_of(a, partition.begin(rank), partition.end(rank)));
+  const auto distributed = rank_block(exec, a, partition, rank);
   const int faulty = size - 1;
   Kokkos::View<double*> x("x", distributed.local_columns() + (rank == faulty ? 1 : 0));
   Kokkos::View<double*> y("y", distributed.owned_rows());
@@ -118,13 +123,12 @@ TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
 // return, and the next product on every rank gives the one-rank rows bit for bit.
 TEST(MpiSpmv, ARankThatFailsStillSendsItsHalo) {
   const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const std::string label = size > 1 ? "ksync::mpi::spmv::pack" : "ksync::mpi::spmv::interior";
   const Exec exec;
   const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 11);
   const ksync::row_partition partition(a.rows, size);
-  const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
-                                                rows_of(a, partition.begin(rank), partition.end(rank)));
-  const int faulty = size - 1;
-  const std::string label = size > 1 ? "ksync::mpi::spmv::pack" : "ksync::mpi::spmv::interior";
+  const auto distributed = rank_block(exec, a, partition, rank);
   Kokkos::View<double*> x("x", distributed.local_columns());
   Kokkos::View<double*> y("y", distributed.owned_rows());
   Kokkos::deep_copy(x, 1.0);
