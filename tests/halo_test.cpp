@@ -141,6 +141,28 @@ TEST(AddSends, EveryRankReceivesItsGhostsInItsOrder) {
   }
 }
 
+// rows_of cuts a rank's rows out of a whole matrix: the cut keeps every entry of those rows, global columns
+// and all, and a range outside the matrix is refused naming it.
+TEST(RowsOf, KeepsTheRowsEntriesAndRefusesARangeOutsideTheMatrix) {
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 4);
+  const matrix part = rows_of(a, 6, 11);
+  ASSERT_EQ(part.rows, 5);
+  EXPECT_EQ(part.cols, a.cols);
+  ASSERT_EQ(part.row_offsets.size(), 6U);
+  for (std::int64_t i = 0; i < part.rows; ++i) {
+    const auto first = a.row_offsets[6 + i];
+    ASSERT_EQ(part.row_offsets[i + 1] - part.row_offsets[i], a.row_offsets[7 + i] - first) << "row " << 6 + i;
+    for (auto k = part.row_offsets[i]; k < part.row_offsets[i + 1]; ++k) {
+      EXPECT_EQ(part.columns[k], a.columns[first + k - part.row_offsets[i]]) << "row " << 6 + i;
+      EXPECT_EQ(part.values[k], a.values[first + k - part.row_offsets[i]]) << "row " << 6 + i;
+    }
+  }
+  EXPECT_EQ(rows_of(a, 3, 3).rows, 0);
+  EXPECT_TRUE(refuses([&] { (void)rows_of(a, 10, 17); }, "rows [10, 17) are not within the matrix's 16 rows"));
+  EXPECT_TRUE(refuses([&] { (void)rows_of(a, -1, 2); }, "rows [-1, 2) are not within the matrix's 16 rows"));
+  EXPECT_TRUE(refuses([&] { (void)rows_of(a, 5, 4); }, "rows [5, 4) are not within the matrix's 16 rows"));
+}
+
 TEST(Localize, RefusesRowsThatDoNotMatchThePartition) {
   const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 4);
   const row_partition partition(a.rows, 3);  // 6, 5, 5 rows
