@@ -347,9 +347,10 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
 }
 
 // The fused steps' vectors, as the native half's cg_vectors (cuda_native/include/ksync/cuda/detail/cg/
-// kernels.cuh). The direction is two buffers: p_old = p.current(iteration) is read, its neighbours too, while
-// p_new = p.next(iteration) is written. Raw pointers, not Views: Views selected per index cost registers the
-// loops need.
+// kernels.cuh). The direction is two buffers on GPU backends: p_old = p.current(iteration) is read, its
+// neighbours too, while p_new = p.next(iteration) is written; on host backends one (both point to it:
+// cg_buffers::one_direction_buffer), which new_direction overwrites in place. Raw pointers, not Views: Views
+// selected per index cost registers the loops need.
 template <class T>
 struct cg_vectors {
   T* x;
@@ -379,7 +380,14 @@ struct new_direction : fused_step<T, MemorySpace> {
     const T* const p_old = this->v.p.current(s.iteration);
     T* const p_new = this->v.p.next(s.iteration);
     const T beta = s.beta;
-    if (this->v.inverse_diagonal == nullptr) {
+    if (p_new == p_old) {  // host backends (cg_buffers::one_direction_buffer): one pointer, no overlap test
+      if (this->v.inverse_diagonal == nullptr) {
+        this->split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_new[i]; });
+      } else {
+        const T* const w = this->v.inverse_diagonal;
+        this->split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] * w[i] + beta * p_new[i]; });
+      }
+    } else if (this->v.inverse_diagonal == nullptr) {
       this->split.for_each(lane, [&](std::int64_t i) { p_new[i] = r_in[i] + beta * p_old[i]; });
     } else {
       const T* const w = this->v.inverse_diagonal;
