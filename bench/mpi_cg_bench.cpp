@@ -2,7 +2,8 @@
 //
 // ksync_mpi_bench — ksync::mpi::cg on the ranks mpiexec starts, and where an iteration's time goes:
 //
-//   mpiexec -n 2 ksync_mpi_bench [--sizes=256,1024] [--iterations=100] [--repetitions=7] [--json=FILE] [--smoke]
+//   mpiexec -n 2 ksync_mpi_bench [--sizes=256,1024] [--iterations=100] [--repetitions=7] [--halo=automatic]
+//                                [--json=FILE] [--smoke]
 //
 // Not a Google Benchmark suite: each call here is collective, so every rank must make the same number of them,
 // which this program fixes instead of letting each rank's timer decide. For each m, the 2-D Poisson matrix on
@@ -11,9 +12,12 @@
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
 //   product                    ksync::mpi::spmv: the halo exchange overlapped with the interior rows
 //   interior, boundary         each row set alone, no exchange
-//   exchange                   the halo alone: pack, fence, MPI_Irecv/MPI_Isend, MPI_Waitall, unpack
+//   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
+//                              MPI_Waitall, and the ghosts' copy into x where they were staged
 //   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
 // product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
+// --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged); the report names
+// the path rank 0 took.
 // Rank 0 prints a Markdown table; --json writes the same rows for tools. Ranks sharing one GPU (or one CPU)
 // show the overhead of splitting, not a speed-up: docs/multi-gpu.md says how to read them.
 #include "sparse.hpp"
@@ -45,8 +49,16 @@ struct settings {
   std::vector<std::int64_t> sizes{256, 1024, 2048};
   int iterations = 100;
   int repetitions = 7;
+  ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic;
   std::string json;
 };
+
+ksync::mpi::halo_memory halo_named(const std::string& name) {
+  using ksync::mpi::halo_memory;
+  for (const halo_memory memory : {halo_memory::automatic, halo_memory::direct, halo_memory::staged})
+    if (name == ksync::mpi::to_string(memory)) return memory;
+  throw std::invalid_argument("ksync_mpi_bench: --halo=" + name + " (automatic, direct or staged)");
+}
 
 settings parse(int argc, char** argv) {
   settings s;
@@ -66,11 +78,13 @@ settings parse(int argc, char** argv) {
       s.iterations = std::stoi(value("--iterations="));
     } else if (arg.starts_with("--repetitions=")) {
       s.repetitions = std::stoi(value("--repetitions="));
+    } else if (arg.starts_with("--halo=")) {
+      s.halo = halo_named(value("--halo="));
     } else if (arg.starts_with("--json=")) {
       s.json = value("--json=");
     } else {
       throw std::invalid_argument("ksync_mpi_bench: unknown argument '" + std::string(arg) +
-                                  "' (--sizes=a,b,... --iterations=N --repetitions=N --json=FILE --smoke)");
+                                  "' (--sizes=a,b,... --iterations=N --repetitions=N --halo=PATH --json=FILE --smoke)");
     }
   }
   if (s.sizes.empty() || s.iterations < 1 || s.repetitions < 1)
@@ -104,12 +118,14 @@ struct row {
   double us;
 };
 
-std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m) {
+// The rows of one m; `path` becomes where this rank's halo travelled.
+std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, ksync::mpi::halo_memory& path) {
   const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
   const auto whole = ksync::bench::poisson_csr(2, m);
   const ksync::row_partition partition(whole.rows, ksync::mpi::size_of(MPI_COMM_WORLD));
   const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, partition,
-                                      ksync::rows_of(whole, partition.begin(rank), partition.end(rank)));
+                                      ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), s.halo);
+  path = a.halo();
   const std::int64_t n = a.owned_rows();
   Kokkos::View<double*> x("ksync::bench::mpi::x", a.local_columns());
   Kokkos::View<double*> y("ksync::bench::mpi::y", n);
@@ -144,21 +160,11 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m) 
                     ksync::mpi::detail::enqueue_rows(exec, "ksync::bench::mpi::boundary", a.local_matrix(),
                                                      a.boundary_rows(), x, y);
                   })});
-  const auto& send = a.send_buffer();
-  const auto& received = a.receive_buffer();
-  const auto& indices = a.send_indices();
-  const std::int64_t owned = a.plan().owned;
   rows.push_back({m, "exchange", slowest_median_us(exec, s.repetitions, [&] {
-                    Kokkos::parallel_for(
-                        "ksync::bench::mpi::pack", Kokkos::RangePolicy<exec_t>(exec, 0, send.extent(0)),
-                        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
-                    exec.fence("ksync::bench::mpi: packed");
-                    auto requests =
-                        ksync::mpi::detail::post_halo(MPI_COMM_WORLD, a.plan(), send.data(), received.data(), 4244);
-                    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-                    Kokkos::parallel_for(
-                        "ksync::bench::mpi::unpack", Kokkos::RangePolicy<exec_t>(exec, 0, received.extent(0)),
-                        KOKKOS_LAMBDA(std::int64_t g) { x(owned + g) = received(g); });
+                    ksync::mpi::detail::local_failure failure;
+                    auto requests = ksync::mpi::detail::start_halo(exec, MPI_COMM_WORLD, a, x, failure, 4244);
+                    ksync::mpi::detail::finish_halo(exec, a, x, requests, failure);
+                    failure.rethrow_here();
                   })});
   rows.push_back({m, "allreduce", slowest_median_us(exec, s.repetitions, [&] {
                     double local[2] = {1.0, 2.0};
@@ -174,11 +180,11 @@ double find(const std::vector<row>& rows, std::int64_t m, std::string_view name)
   return 0;
 }
 
-void report(const settings& s, const std::vector<row>& rows, int ranks) {
+void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::mpi::halo_memory path) {
   std::printf(
       "ksync_mpi_bench: %d rank(s), Kokkos %s, 2-D Poisson (CSR, double), %d iterations a solve, "
-      "slowest rank's median of %d\n\n",
-      ranks, exec_t::name(), s.iterations, s.repetitions);
+      "slowest rank's median of %d, halo %s (asked: %s)\n\n",
+      ranks, exec_t::name(), s.iterations, s.repetitions, ksync::mpi::to_string(path), ksync::mpi::to_string(s.halo));
   std::printf(
       "| m | cg classic | cg pipelined | product | interior | boundary | exchange | allreduce | "
       "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -191,7 +197,8 @@ void report(const settings& s, const std::vector<row>& rows, int ranks) {
   }
   if (s.json.empty()) return;
   std::ofstream out(s.json);
-  out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name()
+  out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name() << "\",\n  \"halo\": \""
+      << ksync::mpi::to_string(path) << "\",\n  \"halo_asked\": \"" << ksync::mpi::to_string(s.halo)
       << "\",\n  \"iterations\": " << s.iterations << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i)
     out << R"(    {"m": )" << rows[i].m << R"(, "name": ")" << rows[i].name << R"(", "microseconds": )" << rows[i].us
@@ -211,11 +218,12 @@ int main(int argc, char** argv) {
       const settings s = parse(argc, argv);
       const exec_t exec;
       std::vector<row> rows;
+      auto path = s.halo;
       for (const std::int64_t m : s.sizes) {
-        const auto part = measure(exec, s, m);
+        const auto part = measure(exec, s, m, path);
         rows.insert(rows.end(), part.begin(), part.end());
       }
-      if (ksync::mpi::rank_of(MPI_COMM_WORLD) == 0) report(s, rows, ksync::mpi::size_of(MPI_COMM_WORLD));
+      if (ksync::mpi::rank_of(MPI_COMM_WORLD) == 0) report(s, rows, ksync::mpi::size_of(MPI_COMM_WORLD), path);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "%s\n", error.what());
       status = 1;

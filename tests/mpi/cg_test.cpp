@@ -59,17 +59,19 @@ struct rank_part {
   Kokkos::View<double*> b;
 };
 
-rank_part part_of(const Exec& exec, const distributed_problem& p, int rank) {
+rank_part part_of(const Exec& exec, const distributed_problem& p, int rank,
+                  ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic) {
   const std::int64_t first = p.partition.begin(rank);
   const std::int64_t count = p.partition.size(rank);
   return {.a = ksync::mpi::distributed_csr<double, std::int32_t>(exec, MPI_COMM_WORLD, p.partition,
-                                                                 rows_of(p.a, first, first + count)),
+                                                                 rows_of(p.a, first, first + count), halo),
           .b = device_copy(p.b, first, count)};
 }
 
 // Solves every generated family with and without Jacobi on the ranks, and on this rank's device alone with
-// ksync::cg's `reference` form, and compares the two.
-void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form) {
+// ksync::cg's `reference` form, and compares the two. The halo travels as `halo` asks.
+void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form,
+                               ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
   for (const auto family : ksync::test::all_sparse_families) {
@@ -83,7 +85,7 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
       options.record_history = true;
       const std::int64_t first = p.partition.begin(rank);
       const std::int64_t count = p.partition.size(rank);
-      const rank_part part = part_of(exec, p, rank);
+      const rank_part part = part_of(exec, p, rank, halo);
       Kokkos::View<double*> x("x", count);
       const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, options);
 
@@ -94,8 +96,8 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
       const ksync::cg_result reference = ksync::cg(exec, whole, b_all, x_all, reference_form, options);
 
       const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", " +
-                                std::string(to_string(recurrence)) + ", rank " + std::to_string(rank) + " of " +
-                                std::to_string(size);
+                                std::string(to_string(recurrence)) + ", halo " + ksync::mpi::to_string(part.a.halo()) +
+                                ", rank " + std::to_string(rank) + " of " + std::to_string(size);
       ASSERT_TRUE(reference.converged) << where;
       EXPECT_TRUE(result.converged) << where;
       EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;
@@ -114,6 +116,12 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
 
 TEST(MpiCg, EveryRankStopsWithTheOneRankSolve) {
   expect_the_one_rank_solve(ksync::cg_recurrence::classic, ksync::cg_form::host_scalars);
+}
+
+// The halo staged through pinned host memory (automatic takes the direct path on host backends).
+TEST(MpiCg, AStagedHaloStopsWithTheOneRankSolve) {
+  expect_the_one_rank_solve(ksync::cg_recurrence::classic, ksync::cg_form::host_scalars,
+                            ksync::mpi::halo_memory::staged);
 }
 
 // The pipelined recurrence, its sums reduced while the next product runs, against ksync::cg's fused form of

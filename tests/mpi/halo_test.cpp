@@ -2,17 +2,22 @@
 // ksync::mpi::complete_sends and ksync::mpi::exchange (ksync/mpi/halo.hpp) on however many ranks mpiexec
 // starts (CTest: 1, 2, 3 and 4): each rank localizes its rows of a generated matrix, the ranks build their
 // halo plans together and exchange x, and each rank's local product must give the global product's rows bit
-// for bit. Plain MPI and C++: no Kokkos.
+// for bit; and ksync::mpi::reads_cuda_memory's override (ksync/mpi/device_memory.hpp). Plain MPI and C++: no
+// Kokkos.
 #include "../support/sparse.hpp"
 
 #include <ksync/halo.hpp>
+#include <ksync/mpi/device_memory.hpp>
 #include <ksync/mpi/halo.hpp>
 
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -93,6 +98,32 @@ TEST(MpiHalo, ARefusedRequestLeavesNoSendSide) {
   }
   EXPECT_THROW(ksync::mpi::complete_sends(MPI_COMM_WORLD, partition, local.plan), ksync::mpi::collective_error);
   EXPECT_TRUE(local.plan.target_ranks.empty() && local.plan.target_offsets.empty() && local.plan.sends.empty());
+}
+
+// KSYNC_MPI_GPU_AWARE = 1 or 0 overrides what the MPI says about reading CUDA device memory; any other value
+// is refused, naming it; unset, the library's own answer stands.
+TEST(MpiDeviceMemory, TheEnvironmentOverridesTheLibrarysAnswer) {
+  constexpr const char* name = "KSYNC_MPI_GPU_AWARE";
+  const char* const given = std::getenv(name);
+  const std::optional<std::string> saved = given != nullptr ? std::optional<std::string>(given) : std::nullopt;
+  ::unsetenv(name);
+  EXPECT_EQ(ksync::mpi::reads_cuda_memory(), ksync::mpi::library_reads_cuda_memory());
+  ::setenv(name, "1", 1);
+  EXPECT_TRUE(ksync::mpi::reads_cuda_memory());
+  ::setenv(name, "0", 1);
+  EXPECT_FALSE(ksync::mpi::reads_cuda_memory());
+  ::setenv(name, "yes", 1);
+  try {
+    static_cast<void>(ksync::mpi::reads_cuda_memory());
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("KSYNC_MPI_GPU_AWARE = 'yes'"), std::string::npos) << error.what();
+  }
+  if (saved) {
+    ::setenv(name, saved->c_str(), 1);
+  } else {
+    ::unsetenv(name);
+  }
 }
 
 }  // namespace

@@ -39,55 +39,111 @@ double x_at(std::int64_t j, int round) {
   return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
 }
 
-// Every family at a size whose rows do not divide evenly among 3 or 4 ranks; each product twice, with another
-// x the second time (the exchange buffers are kept in the matrix between calls).
-TEST(MpiSpmv, EveryRankGivesTheOneRankRowsBitForBit) {
+// Two products of `distributed` (this rank's block of `a`, split as `partition` says), with another x the second
+// time (the exchange buffers are kept in the matrix between calls): each gives the one-rank rows bit for bit,
+// and x's ghosts the other ranks' entries. x is any rank-1 View of distributed.local_columns() entries.
+template <class XView>
+void check_two_products(const matrix& a, const ksync::row_partition& partition,
+                        const ksync::mpi::distributed_csr<double, std::int32_t>& distributed, const XView& x,
+                        const std::string& what) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const ksync::csr_matrix whole(exec, a);
+  const std::int64_t first = partition.begin(rank);
+  const ksync::halo_plan& plan = distributed.plan();
+  Kokkos::View<double*> y("y", distributed.owned_rows());
+  const auto x_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), x);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+    for (std::int64_t j = 0; j < a.cols; ++j)
+      x_global[j] = x_at(j, round);
+    for (std::int64_t i = 0; i < plan.owned; ++i)
+      x_host(i) = x_global[first + i];
+    for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
+      x_host(plan.owned + static_cast<std::int64_t>(g)) = std::numeric_limits<double>::quiet_NaN();
+    Kokkos::deep_copy(exec, x, x_host);
+    ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
+    exec.fence();
+    const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    Kokkos::deep_copy(x_host, x);
+    // The one-rank product on this rank's device, row per thread: the same row operator, the same bits.
+    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
+        x_global.data(), x_global.size());
+    const auto x_device = Kokkos::create_mirror_view_and_copy(exec, x_all);
+    Kokkos::View<double*> y_all("y_all", a.rows);
+    ksync::spmv(exec, whole, x_device, y_all, ksync::spmv_strategy::row_per_thread);
+    const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+    const auto host_rows = host_product(a, x_global);
+    const std::string where = what + ", halo " + ksync::mpi::to_string(distributed.halo()) + ", rank " +
+                              std::to_string(rank) + " of " + std::to_string(size) + ", round " + std::to_string(round);
+    for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
+      ASSERT_EQ(x_host(plan.owned + static_cast<std::int64_t>(g)), x_global[plan.ghosts[g]])
+          << where << ", ghost " << g;
+    for (std::int64_t i = 0; i < plan.owned; ++i) {
+      ASSERT_EQ(y_host(i), expected(first + i)) << where << ", row " << first + i;
+      ASSERT_NEAR(y_host(i), host_rows[first + i], 1e-12 * (1 + std::fabs(host_rows[first + i]))) << where;
+    }
+  }
+}
+
+// Every family at a size whose rows do not divide evenly among 3 or 4 ranks, the halo travelling as `halo`
+// asks; a strided x (one column of a two-column View) takes its ghosts through the receive buffer.
+void check_every_family(ksync::mpi::halo_memory halo, bool strided_x) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
   for (const auto family : ksync::test::all_sparse_families) {
-    const int m = family == sparse_family::poisson_3d ? 5 : 11;
-    const matrix a = ksync::test::generate<double, std::int32_t>(family, m);
-    const ksync::csr_matrix whole(exec, a);
+    const matrix a = ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 5 : 11);
     const ksync::row_partition partition(a.rows, size);
-    const std::int64_t first = partition.begin(rank);
     const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
-                                                  rows_of(a, first, partition.end(rank)));
+                                                  rows_of(a, partition.begin(rank), partition.end(rank)), halo);
     ASSERT_EQ(distributed.owned_rows(), partition.size(rank));
-    const ksync::halo_plan& plan = distributed.plan();
-    Kokkos::View<double*> x("x", distributed.local_columns());
-    Kokkos::View<double*> y("y", distributed.owned_rows());
-    const auto x_host = Kokkos::create_mirror_view(x);
-    for (int round = 0; round < 2; ++round) {
-      std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-      for (std::int64_t j = 0; j < a.cols; ++j)
-        x_global[j] = x_at(j, round);
-      for (std::int64_t i = 0; i < plan.owned; ++i)
-        x_host(i) = x_global[first + i];
-      for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
-        x_host(plan.owned + static_cast<std::int64_t>(g)) = std::numeric_limits<double>::quiet_NaN();
-      Kokkos::deep_copy(exec, x, x_host);
-      ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
-      exec.fence();
-      const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-      Kokkos::deep_copy(x_host, x);
-      // The one-rank product on this rank's device, row per thread: the same row operator, the same bits.
-      const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
-          x_global.data(), x_global.size());
-      const auto x_device = Kokkos::create_mirror_view_and_copy(exec, x_all);
-      Kokkos::View<double*> y_all("y_all", a.rows);
-      ksync::spmv(exec, whole, x_device, y_all, ksync::spmv_strategy::row_per_thread);
-      const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
-      const auto host_rows = host_product(a, x_global);
-      const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size) +
-                                ", round " + std::to_string(round);
-      for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
-        ASSERT_EQ(x_host(plan.owned + static_cast<std::int64_t>(g)), x_global[plan.ghosts[g]])
-            << where << ", ghost " << g;
-      for (std::int64_t i = 0; i < plan.owned; ++i) {
-        ASSERT_EQ(y_host(i), expected(first + i)) << where << ", row " << first + i;
-        ASSERT_NEAR(y_host(i), host_rows[first + i], 1e-12 * (1 + std::fabs(host_rows[first + i]))) << where;
-      }
+    const bool direct = halo == ksync::mpi::halo_memory::direct ||
+                        (halo == ksync::mpi::halo_memory::automatic && ksync::mpi::mpi_reaches<Exec::memory_space>());
+    EXPECT_EQ(distributed.halo(), direct ? ksync::mpi::halo_memory::direct : ksync::mpi::halo_memory::staged);
+    if (strided_x) {
+      const Kokkos::View<double**, Kokkos::LayoutRight> columns("x_columns", distributed.local_columns(), 2);
+      check_two_products(a, partition, distributed, Kokkos::subview(columns, Kokkos::ALL, 1),
+                         to_string(family) + ", strided x");
+    } else {
+      check_two_products(a, partition, distributed, Kokkos::View<double*>("x", distributed.local_columns()),
+                         to_string(family));
     }
+  }
+}
+
+TEST(MpiSpmv, EveryRankGivesTheOneRankRowsBitForBit) {
+  check_every_family(ksync::mpi::halo_memory::automatic, false);
+}
+
+// The halo staged through pinned host memory, whatever the MPI reads; and, where the MPI reads the device's
+// memory (always on host backends), sent from and received into it.
+TEST(MpiSpmv, EveryHaloPathGivesTheSameRows) {
+  check_every_family(ksync::mpi::halo_memory::staged, false);
+  check_every_family(ksync::mpi::halo_memory::staged, true);
+  if (ksync::mpi::mpi_reaches<Exec::memory_space>()) {
+    check_every_family(ksync::mpi::halo_memory::direct, false);
+    check_every_family(ksync::mpi::halo_memory::direct, true);
+  }
+}
+
+// Asking for the direct path where the MPI cannot read the device's memory stops every rank, naming the space.
+TEST(MpiSpmv, ADirectHaloTheMpiCannotReadStopsEveryRank) {
+  if (ksync::mpi::mpi_reaches<Exec::memory_space>())
+    GTEST_SKIP() << "this MPI reads " << Exec::memory_space::name() << " memory: nothing to refuse";
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  try {
+    const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                  rows_of(a, partition.begin(rank), partition.end(rank)),
+                                                  ksync::mpi::halo_memory::direct);
+    ADD_FAILURE() << "no exception";
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find(std::string("halo = direct, but this MPI does not read ") + Exec::memory_space::name()),
+              std::string::npos)
+        << error.what();
   }
 }
 

@@ -3,22 +3,31 @@
 // ksync::mpi::spmv — y = A x for a matrix whose rows are split among the ranks of a communicator in
 // contiguous blocks (ksync::row_partition), each rank holding its block on its own device:
 //
-//   ksync::mpi::distributed_csr<T, Index, MemorySpace, Offset> a(exec, comm, partition, rows);
+//   ksync::mpi::distributed_csr<T, Index, MemorySpace, Offset> a(exec, comm, partition, rows[, halo]);
 //       collective and blocking, once per matrix: `rows` are this rank's rows with global column indices
 //       (a ksync::host_csr_matrix); the halo plan (ksync/halo.hpp: which x entries each rank sends to which)
 //       is built from the sparsity pattern, the columns renumbered locally (the rank's own, then its ghosts).
+//       `halo` (ksync::mpi::halo_memory) says where the halo travels from and to, below.
 //   ksync::mpi::spmv(exec, comm, a, x, y);
 //       collective: x holds a.local_columns() entries, this rank's a.owned_rows() first; the call fills the
 //       rest (the ghosts) from the other ranks and writes y (a.owned_rows() entries).
 //
 // The product overlaps the exchange with the rows that need no ghost (the interior): on `exec` it packs the
-// entries the other ranks need into pinned host memory, fences `exec` (the host sends them), posts the
-// receives and sends, enqueues the interior rows, waits for the halo, and enqueues the ghosts' copy into x
-// and the boundary rows. It returns with those enqueued: y is complete once `exec` is fenced (or its later
-// work runs). On a GPU the interior rows run while the halo travels; on host backends a kernel returns when
-// it is done, so there the exchange waits behind the interior rows instead. Buffers are staged through host
-// memory the device reads and writes directly (Kokkos::SharedHostPinnedSpace); an MPI that reads device
-// memory (GPU-aware) is not used yet.
+// entries the other ranks need into the send buffer, fences `exec` (MPI reads the buffer next), posts the
+// receives and sends, enqueues the interior rows, waits for the halo, and enqueues the boundary rows (behind
+// the ghosts' copy into x where they were staged). It returns with those enqueued: y is complete once `exec`
+// is fenced (or its later work runs). On a GPU the interior rows run while the halo travels; on host backends
+// a kernel returns when it is done, so there the exchange waits behind the interior rows instead.
+//
+// Where the halo travels (halo_memory, chosen per rank; a.halo() says which was taken):
+//   direct     MPI reads the send buffer in the matrix's memory space and receives the ghosts straight into x
+//              (into a buffer there, then copied into x, where x is strided or in another space): no host
+//              copy. Host memory spaces always; CUDA device memory where the MPI reads it
+//              (ksync::mpi::reads_cuda_memory, ksync/mpi/device_memory.hpp: a GPU-aware MPI).
+//   staged     both buffers in host memory the device reads and writes directly (Kokkos::SharedHostPinnedSpace),
+//              the ghosts then copied into x on exec: what an MPI that cannot read device memory needs.
+//   automatic  direct where the MPI reads the matrix's memory space, staged otherwise.
+// `direct` asked for where the MPI cannot read that memory is refused on every rank (collective_error).
 //
 // Each row is summed in its storage order, as ksync::spmv's row_per_thread does, so every rank's rows equal
 // the one-rank product bit for bit. Arguments are checked collectively (ksync/mpi/collective.hpp): a wrong
@@ -33,6 +42,7 @@
 #include <ksync/detail/spmv_choice.hpp>
 #include <ksync/halo.hpp>
 #include <ksync/mpi/collective.hpp>
+#include <ksync/mpi/device_memory.hpp>
 #include <ksync/mpi/halo.hpp>
 
 #include <mpi.h>
@@ -84,19 +94,49 @@ struct row_set {
   }
 };
 
+// Where a distributed product's halo travels from and to (see the top of the file).
+enum class halo_memory { automatic, direct, staged };
+
+[[nodiscard]] constexpr const char* to_string(halo_memory memory) noexcept {
+  switch (memory) {
+    case halo_memory::automatic:
+      return "automatic";
+    case halo_memory::direct:
+      return "direct";
+    case halo_memory::staged:
+      return "staged";
+  }
+  return "unknown";  // a value outside the enumeration
+}
+
+// Whether this process's MPI reads and writes MemorySpace itself: host memory always, CUDA device memory where
+// the MPI says so (reads_cuda_memory), other device memory never (no query is asked for it).
+template <class MemorySpace>
+[[nodiscard]] bool mpi_reaches() {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) {
+    return true;
+#ifdef KOKKOS_ENABLE_CUDA
+  } else if constexpr (std::is_same_v<MemorySpace, Kokkos::CudaSpace>) {
+    return reads_cuda_memory();
+#endif
+  } else {
+    return false;
+  }
+}
+
 template <class T, class Index = std::int32_t, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
           class Offset = Index>
 class distributed_csr {
  public:
   using matrix_type = csr_matrix<T, Index, MemorySpace, Offset>;
+  using memory_space = MemorySpace;
   using rows_view = Kokkos::View<const std::int64_t*, MemorySpace>;
-  using buffer_view = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
 
   // Collective over comm, blocking (exec is fenced before it returns). `partition` must be the same on every
   // rank with one block per rank; `rows` holds this rank's partition.size(rank) rows, global columns.
   template <class ExecutionSpace>
   distributed_csr(const ExecutionSpace& exec, MPI_Comm comm, const row_partition& partition,
-                  const host_csr_matrix<T, Index, Offset>& rows) {
+                  const host_csr_matrix<T, Index, Offset>& rows, halo_memory halo = halo_memory::automatic) {
     constexpr const char* where = "ksync::mpi::distributed_csr";
     static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible &&
                       Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::SharedHostPinnedSpace>::accessible,
@@ -114,6 +154,7 @@ class distributed_csr {
       problem = error.what();
     }
     check_collectively(comm, problem.empty(), where, problem);
+    halo_ = chosen_halo(comm, halo);
     complete_sends(comm, partition, local.plan);
     const auto largest = [](const std::vector<std::int64_t>& offsets) {
       std::int64_t most = 0;
@@ -129,10 +170,18 @@ class distributed_csr {
     interior_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::interior", local.interior);
     boundary_ = row_set<MemorySpace>::of(exec, "ksync::mpi::distributed_csr::boundary", local.boundary);
     sends_ = ksync::detail::device_copy_of<MemorySpace>(exec, "ksync::mpi::distributed_csr::sends", plan_.sends);
-    send_buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::send"),
-                               plan_.sends.size());
-    receive_buffer_ = buffer_view(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::receive"), plan_.ghosts.size());
+    const auto allocate = [&](auto& send, auto& receive) {
+      using buffer = std::remove_reference_t<decltype(send)>;
+      send = buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::send"),
+                    plan_.sends.size());
+      receive = buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::mpi::distributed_csr::receive"),
+                       plan_.ghosts.size());
+    };
+    if (halo_ == halo_memory::direct) {
+      allocate(direct_send_, direct_receive_);
+    } else {
+      allocate(staged_send_, staged_receive_);
+    }
     exec.fence("ksync::mpi::distributed_csr: the local rows are on the device");  // the host vectors go out of scope
   }
 
@@ -143,22 +192,50 @@ class distributed_csr {
   [[nodiscard]] const row_set<MemorySpace>& interior_rows() const noexcept { return interior_; }
   [[nodiscard]] const row_set<MemorySpace>& boundary_rows() const noexcept { return boundary_; }
   [[nodiscard]] const rows_view& send_indices() const noexcept { return sends_; }
-  [[nodiscard]] const buffer_view& send_buffer() const noexcept { return send_buffer_; }
-  [[nodiscard]] const buffer_view& receive_buffer() const noexcept { return receive_buffer_; }
+  // Where this rank's halo travels: direct or staged (automatic resolved when the matrix was made).
+  [[nodiscard]] halo_memory halo() const noexcept { return halo_; }
+  // body(send, receive) with the halo's two buffers (Views of a.plan().sends.size() and a.plan().ghosts.size()
+  // entries, in the matrix's memory space when direct, pinned host memory when staged).
+  template <class Body>
+  decltype(auto) with_halo_buffers(const Body& body) const {
+    if (halo_ == halo_memory::direct) return body(direct_send_, direct_receive_);
+    return body(staged_send_, staged_receive_);
+  }
 
  private:
+  using direct_buffer = Kokkos::View<T*, MemorySpace>;
+  using staged_buffer = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
+
+  // Collective: what `asked` resolves to on this rank; `direct` where the MPI cannot read MemorySpace is
+  // refused on every rank.
+  static halo_memory chosen_halo(MPI_Comm comm, halo_memory asked) {
+    const bool known = asked == halo_memory::automatic || asked == halo_memory::direct || asked == halo_memory::staged;
+    const bool reaches = known && asked != halo_memory::staged && mpi_reaches<MemorySpace>();
+    check_collectively(comm, known && (asked != halo_memory::direct || reaches), "ksync::mpi::distributed_csr",
+                       known ? std::string("halo = direct, but this MPI does not read ") + MemorySpace::name() +
+                                   " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)"
+                             : "halo = " + std::to_string(static_cast<int>(asked)) +
+                                   " is not a ksync::mpi::halo_memory (automatic, direct, staged)");
+    if (asked == halo_memory::automatic) return reaches ? halo_memory::direct : halo_memory::staged;
+    return asked;
+  }
+
   halo_plan plan_;
   matrix_type matrix_;
   row_set<MemorySpace> interior_;
   row_set<MemorySpace> boundary_;
   rows_view sends_;
-  buffer_view send_buffer_;
-  buffer_view receive_buffer_;
+  halo_memory halo_ = halo_memory::automatic;
+  direct_buffer direct_send_;
+  direct_buffer direct_receive_;
+  staged_buffer staged_send_;
+  staged_buffer staged_receive_;
 };
 
 // Deduction from a host matrix: the default memory space of exec.
 template <class ExecutionSpace, class T, class Index, class Offset>
-distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const host_csr_matrix<T, Index, Offset>&)
+distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const host_csr_matrix<T, Index, Offset>&,
+                halo_memory = halo_memory::automatic)
     -> distributed_csr<T, Index, typename ExecutionSpace::memory_space, Offset>;
 
 namespace detail {
@@ -177,20 +254,69 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
   }
 }
 
-// This rank's entries that the others need, packed into the send buffer on exec, which is fenced: the host
-// sends them next, and receives into the buffer that the previous product's copy into x read.
-template <class ExecutionSpace, class Matrix, class XView>
-void pack_halo(const ExecutionSpace& exec, const Matrix& a, const XView& x) {
-  const halo_plan& plan = a.plan();
-  if (!plan.sends.empty()) {
-    const auto& send = a.send_buffer();
-    const auto& indices = a.send_indices();
-    Kokkos::parallel_for(
-        "ksync::mpi::spmv::pack",
-        ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
-        KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
+// send(k) = x(indices(k)): this rank's entries that the others need.
+template <class SendView, class IndexView, class XView>
+struct pack_entries {
+  SendView send;
+  IndexView indices;
+  XView x;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const { send(k) = x(indices(k)); }
+};
+
+// Whether the ghosts are received straight into x: a direct halo, x contiguous in the matrix's memory space.
+template <class Matrix, class XView>
+[[nodiscard]] bool receives_into(const Matrix& a, const XView& x) {
+  if constexpr (std::is_same_v<typename XView::memory_space, typename Matrix::memory_space>) {
+    return a.halo() == halo_memory::direct && x.stride(0) == 1;
+  } else {
+    return false;
   }
-  if (!plan.sends.empty() || !plan.ghosts.empty()) exec.fence("ksync::mpi::spmv: the halo is packed");
+}
+
+// The halo's first half, on every rank: this rank's entries the others need packed into the send buffer on
+// exec, which is fenced (MPI reads the buffer next), then the receives and sends posted. Under `failure`
+// (ksync/mpi/collective.hpp): a pack that throws is held, and the halo posted all the same, so no other rank
+// waits for this one. Wait for the requests with finish_halo.
+template <class ExecutionSpace, class Matrix, class XView>
+[[nodiscard]] std::vector<MPI_Request> start_halo(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a,
+                                                  const XView& x, local_failure& failure, int tag) {
+  const halo_plan& plan = a.plan();
+  return a.with_halo_buffers([&](const auto& send, const auto& receive) {
+    if (!failure.failed()) {
+      try {
+        if (!plan.sends.empty()) {
+          Kokkos::parallel_for("ksync::mpi::spmv::pack",
+                               ksync::detail::index_policy<ExecutionSpace>(exec, 0, send.extent(0)),
+                               pack_entries<std::remove_cvref_t<decltype(send)>, typename Matrix::rows_view, XView>{
+                                   send, a.send_indices(), x});
+        }
+        if (!plan.sends.empty() || !plan.ghosts.empty()) exec.fence("ksync::mpi::spmv: the halo is packed");
+      } catch (...) {
+        failure.hold();
+      }
+    }
+    auto* const ghosts = receives_into(a, x) ? x.data() + plan.owned : receive.data();
+    return post_halo(comm, plan, send.data(), ghosts, tag);
+  });
+}
+
+// The halo's second half: waits for it, then, where the ghosts did not arrive in x itself, enqueues their copy
+// into x on exec. Under `failure`, as start_halo.
+template <class ExecutionSpace, class Matrix, class XView>
+void finish_halo(const ExecutionSpace& exec, const Matrix& a, const XView& x, std::vector<MPI_Request>& requests,
+                 local_failure& failure) {
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  if (failure.failed() || receives_into(a, x)) return;
+  try {
+    a.with_halo_buffers([&](const auto& /*send*/, const auto& receive) {
+      if (receive.extent(0) == 0) return;
+      const std::int64_t owned = a.plan().owned;
+      Kokkos::deep_copy(exec, Kokkos::subview(x, Kokkos::make_pair(owned, owned + std::int64_t(receive.extent(0)))),
+                        receive);
+    });
+  } catch (...) {
+    failure.hold();
+  }
 }
 
 // The product without its collective checks, for callers that checked the same arguments once (the solvers
@@ -200,17 +326,8 @@ void pack_halo(const ExecutionSpace& exec, const Matrix& a, const XView& x) {
 template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
 void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
                     const XView& x, const YView& y, local_failure& failure) {
-  const halo_plan& plan = a.plan();
-  const auto& received = a.receive_buffer();
-  if (!failure.failed()) {
-    try {
-      pack_halo(exec, a, x);
-    } catch (...) {
-      failure.hold();
-    }
-  }
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
-  auto requests = detail::post_halo(comm, plan, a.send_buffer().data(), received.data(), tag);
+  auto requests = start_halo(exec, comm, a, x, failure, tag);
   if (!failure.failed()) {
     try {
       detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
@@ -218,13 +335,9 @@ void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed
       failure.hold();
     }
   }
-  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  finish_halo(exec, a, x, requests, failure);
   if (!failure.failed()) {
     try {
-      if (received.extent(0) > 0) {  // the ghosts' copy into x, behind the interior rows on exec
-        const auto ghosts = Kokkos::make_pair(plan.owned, plan.owned + static_cast<std::int64_t>(received.extent(0)));
-        Kokkos::deep_copy(exec, Kokkos::subview(x, ghosts), received);
-      }
       detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
     } catch (...) {
       failure.hold();
