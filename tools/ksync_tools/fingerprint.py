@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Records what a benchmark run ran on, in FILE (JSON), for tools/ksync bench and tools/report-md:
   fingerprint FILE start KEY=VALUE...   the date, host, CPU model, cores, commit (and whether the tree
-                                        had changes), compilers, CUDA, the GPU (name, driver, SM clock now
-                                        and its maximum, temperature) and any KEY=VALUE given;
+                                        had changes), compilers, CUDA, MPI (and whether it was built to
+                                        read CUDA device memory), the GPU (name, driver, SM clock now and
+                                        its maximum, temperature) and any KEY=VALUE given;
   fingerprint FILE end                  adds the GPU's SM clock and temperature at the end;
   fingerprint FILE verify [COMMIT]      says which commit the run may be attributed to (below); with COMMIT,
                                         whether the measured tree is COMMIT's (a declared commit can be wrong).
@@ -40,6 +41,21 @@ def gpus():
     return line.splitlines() if line else ["none visible"]
 
 
+def mpi():
+    """The MPI on PATH (its mpirun's first line) and, for Open MPI, whether it was built to read CUDA device
+    memory (ompi_info): ksync::mpi stages a halo through host memory where it was not. Programs record the
+    path they took themselves (ksync_mpi_bench's "halo")."""
+    version = run("mpirun", "--version")
+    if not version:
+        return {"mpi": "not found"}
+    data = {"mpi": version.splitlines()[0]}
+    info = run("ompi_info", "--parsable", "--all") or ""
+    for line in info.splitlines():
+        if line.startswith("mca:mpi:base:param:mpi_built_with_cuda_support:value:"):
+            data["mpi_built_with_cuda_support"] = line.rpartition(":")[2]
+    return data
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[2] not in ("start", "end", "verify"):
         sys.exit(__doc__)
@@ -66,6 +82,7 @@ def main():
         "source_tree_sha256": source_tree_hash(),
         "c++": (run("c++", "--version") or "unknown").splitlines()[0],
         "nvcc": nvcc.splitlines()[-1] if nvcc else "not found",
+        **mpi(),
         "gpu_at_start (name, driver, SM MHz, max SM MHz, °C)": gpus(),
     }
     for pair in sys.argv[3:]:
