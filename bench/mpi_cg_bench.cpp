@@ -184,7 +184,8 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   std::printf(
       "ksync_mpi_bench: %d rank(s), Kokkos %s, 2-D Poisson (CSR, double), %d iterations a solve, "
       "slowest rank's median of %d, halo %s (asked: %s)\n\n",
-      ranks, exec_t::name(), s.iterations, s.repetitions, ksync::mpi::to_string(path), ksync::mpi::to_string(s.halo));
+      ranks, exec_t::name(), s.iterations, s.repetitions, std::string(ksync::mpi::to_string(path)).c_str(),
+      std::string(ksync::mpi::to_string(s.halo)).c_str());
   std::printf(
       "| m | cg classic | cg pipelined | product | interior | boundary | exchange | allreduce | "
       "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

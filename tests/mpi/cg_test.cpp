@@ -96,8 +96,9 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
       const ksync::cg_result reference = ksync::cg(exec, whole, b_all, x_all, reference_form, options);
 
       const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", " +
-                                std::string(to_string(recurrence)) + ", halo " + ksync::mpi::to_string(part.a.halo()) +
-                                ", rank " + std::to_string(rank) + " of " + std::to_string(size);
+                                std::string(to_string(recurrence)) + ", halo " +
+                                std::string(ksync::mpi::to_string(part.a.halo())) + ", rank " + std::to_string(rank) +
+                                " of " + std::to_string(size);
       ASSERT_TRUE(reference.converged) << where;
       EXPECT_TRUE(result.converged) << where;
       EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;

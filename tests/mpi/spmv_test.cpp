@@ -74,7 +74,7 @@ void check_two_products(const matrix& a, const ksync::row_partition& partition,
     ksync::spmv(exec, whole, x_device, y_all, ksync::spmv_strategy::row_per_thread);
     const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
     const auto host_rows = host_product(a, x_global);
-    const std::string where = what + ", halo " + ksync::mpi::to_string(distributed.halo()) + ", rank " +
+    const std::string where = what + ", halo " + std::string(ksync::mpi::to_string(distributed.halo())) + ", rank " +
                               std::to_string(rank) + " of " + std::to_string(size) + ", round " + std::to_string(round);
     for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
       ASSERT_EQ(x_host(plan.owned + static_cast<std::int64_t>(g)), x_global[plan.ghosts[g]])

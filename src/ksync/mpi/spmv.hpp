@@ -44,6 +44,7 @@
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/device_memory.hpp>
 #include <ksync/mpi/halo.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -53,6 +54,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -97,16 +99,12 @@ struct row_set {
 // Where a distributed product's halo travels from and to (see the top of the file).
 enum class halo_memory { automatic, direct, staged };
 
-[[nodiscard]] constexpr const char* to_string(halo_memory memory) noexcept {
-  switch (memory) {
-    case halo_memory::automatic:
-      return "automatic";
-    case halo_memory::direct:
-      return "direct";
-    case halo_memory::staged:
-      return "staged";
-  }
-  return "unknown";  // a value outside the enumeration
+namespace detail {
+inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", "staged"};
+}  // namespace detail
+
+[[nodiscard]] constexpr std::string_view to_string(halo_memory memory) noexcept {
+  return ksync::detail::name_in(detail::halo_memory_names, memory);
 }
 
 // Whether this process's MPI reads and writes MemorySpace itself: host memory always, CUDA device memory where
@@ -209,7 +207,7 @@ class distributed_csr {
   // Collective: what `asked` resolves to on this rank; `direct` where the MPI cannot read MemorySpace is
   // refused on every rank.
   static halo_memory chosen_halo(MPI_Comm comm, halo_memory asked) {
-    const bool known = asked == halo_memory::automatic || asked == halo_memory::direct || asked == halo_memory::staged;
+    const bool known = ksync::detail::named_in(detail::halo_memory_names, asked);
     const bool reaches = known && asked != halo_memory::staged && mpi_reaches<MemorySpace>();
     check_collectively(comm, known && (asked != halo_memory::direct || reaches), "ksync::mpi::distributed_csr",
                        known ? std::string("halo = direct, but this MPI does not read ") + MemorySpace::name() +
@@ -254,14 +252,13 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
   }
 }
 
-// send(k) = x(indices(k)): this rank's entries that the others need.
-template <class SendView, class IndexView, class XView>
-struct pack_entries {
-  SendView send;
-  IndexView indices;
-  XView x;
-  KOKKOS_FUNCTION void operator()(std::int64_t k) const { send(k) = x(indices(k)); }
-};
+// send(k) = x(indices(k)) on exec: this rank's entries that the others need.
+template <class ExecutionSpace, class SendView, class IndexView, class XView>
+void pack_entries(const ExecutionSpace& exec, const SendView& send, const IndexView& indices, const XView& x) {
+  Kokkos::parallel_for(
+      "ksync::mpi::spmv::pack", ksync::detail::index_policy<ExecutionSpace>(exec, 0, send.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
+}
 
 // Whether the ghosts are received straight into x: a direct halo, x contiguous in the matrix's memory space.
 template <class Matrix, class XView>
@@ -284,12 +281,7 @@ template <class ExecutionSpace, class Matrix, class XView>
   return a.with_halo_buffers([&](const auto& send, const auto& receive) {
     if (!failure.failed()) {
       try {
-        if (!plan.sends.empty()) {
-          Kokkos::parallel_for("ksync::mpi::spmv::pack",
-                               ksync::detail::index_policy<ExecutionSpace>(exec, 0, send.extent(0)),
-                               pack_entries<std::remove_cvref_t<decltype(send)>, typename Matrix::rows_view, XView>{
-                                   send, a.send_indices(), x});
-        }
+        if (!plan.sends.empty()) pack_entries(exec, send, a.send_indices(), x);
         if (!plan.sends.empty() || !plan.ghosts.empty()) exec.fence("ksync::mpi::spmv: the halo is packed");
       } catch (...) {
         failure.hold();
