@@ -256,7 +256,8 @@ void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a
 template <class ExecutionSpace, class SendView, class IndexView, class XView>
 void pack_entries(const ExecutionSpace& exec, const SendView& send, const IndexView& indices, const XView& x) {
   Kokkos::parallel_for(
-      "ksync::mpi::spmv::pack", ksync::detail::index_policy<ExecutionSpace>(exec, 0, send.extent(0)),
+      "ksync::mpi::spmv::pack",
+      ksync::detail::index_policy<ExecutionSpace>(exec, 0, static_cast<std::int64_t>(send.extent(0))),
       KOKKOS_LAMBDA(std::int64_t k) { send(k) = x(indices(k)); });
 }
 
@@ -271,9 +272,10 @@ template <class Matrix, class XView>
 }
 
 // The halo's first half, on every rank: this rank's entries the others need packed into the send buffer on
-// exec, which is fenced (MPI reads the buffer next), then the receives and sends posted. Under `failure`
-// (ksync/mpi/collective.hpp): a pack that throws is held, and the halo posted all the same, so no other rank
-// waits for this one. Wait for the requests with finish_halo.
+// exec, which is fenced (MPI reads the buffer next; where this rank sends nothing, the receives still
+// overwrite what the previous product's boundary rows or ghost copy read on exec), then the receives and
+// sends posted. Under `failure` (ksync/mpi/collective.hpp): a pack that throws is held, and the halo posted
+// all the same, so no other rank waits for this one. Wait for the requests with finish_halo.
 template <class ExecutionSpace, class Matrix, class XView>
 [[nodiscard]] std::vector<MPI_Request> start_halo(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a,
                                                   const XView& x, local_failure& failure, int tag) {
