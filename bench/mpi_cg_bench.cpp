@@ -53,13 +53,6 @@ struct settings {
   std::string json;
 };
 
-ksync::mpi::halo_memory halo_named(const std::string& name) {
-  using ksync::mpi::halo_memory;
-  for (const halo_memory memory : {halo_memory::automatic, halo_memory::direct, halo_memory::staged})
-    if (name == ksync::mpi::to_string(memory)) return memory;
-  throw std::invalid_argument("ksync_mpi_bench: --halo=" + name + " (automatic, direct or staged)");
-}
-
 settings parse(int argc, char** argv) {
   settings s;
   for (int i = 1; i < argc; ++i) {
@@ -79,7 +72,7 @@ settings parse(int argc, char** argv) {
     } else if (arg.starts_with("--repetitions=")) {
       s.repetitions = std::stoi(value("--repetitions="));
     } else if (arg.starts_with("--halo=")) {
-      s.halo = halo_named(value("--halo="));
+      s.halo = ksync::mpi::halo_memory_from_string(value("--halo="));
     } else if (arg.starts_with("--json=")) {
       s.json = value("--json=");
     } else {

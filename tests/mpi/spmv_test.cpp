@@ -126,6 +126,20 @@ TEST(MpiSpmv, EveryHaloPathGivesTheSameRows) {
   }
 }
 
+// The paths by name, as to_string spells them; any other name is refused, naming it and the paths.
+TEST(MpiSpmv, HaloPathsAreNamedBothWays) {
+  using ksync::mpi::halo_memory;
+  for (const halo_memory memory : {halo_memory::automatic, halo_memory::direct, halo_memory::staged})
+    EXPECT_EQ(ksync::mpi::halo_memory_from_string(ksync::mpi::to_string(memory)), memory);
+  try {
+    static_cast<void>(ksync::mpi::halo_memory_from_string("pinned"));
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "ksync::mpi::halo_memory_from_string: 'pinned' names no halo path (automatic, direct, staged)");
+  }
+}
+
 // Asking for the direct path where the MPI cannot read the device's memory stops every rank, naming the space.
 TEST(MpiSpmv, ADirectHaloTheMpiCannotReadStopsEveryRank) {
   if (ksync::mpi::mpi_reaches<Exec::memory_space>())

@@ -51,7 +51,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -105,6 +107,24 @@ inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", 
 
 [[nodiscard]] constexpr std::string_view to_string(halo_memory memory) noexcept {
   return ksync::detail::name_in(detail::halo_memory_names, memory);
+}
+
+namespace detail {
+// "automatic, direct, staged": the names, for messages.
+inline std::string halo_memory_list() {
+  std::string list;
+  for (const std::string_view name : halo_memory_names)
+    list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
+}  // namespace detail
+
+// The path named `name` (as to_string spells it); throws std::invalid_argument for any other name.
+[[nodiscard]] inline halo_memory halo_memory_from_string(std::string_view name) {
+  for (std::size_t k = 0; k < std::size(detail::halo_memory_names); ++k)
+    if (name == detail::halo_memory_names[k]) return static_cast<halo_memory>(k);
+  throw std::invalid_argument("ksync::mpi::halo_memory_from_string: '" + std::string(name) + "' names no halo path (" +
+                              detail::halo_memory_list() + ")");
 }
 
 // Whether this process's MPI reads and writes MemorySpace itself: host memory always, CUDA device memory where
@@ -213,7 +233,7 @@ class distributed_csr {
                        known ? std::string("halo = direct, but this MPI does not read ") + MemorySpace::name() +
                                    " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)"
                              : "halo = " + std::to_string(static_cast<int>(asked)) +
-                                   " is not a ksync::mpi::halo_memory (automatic, direct, staged)");
+                                   " is not a ksync::mpi::halo_memory (" + detail::halo_memory_list() + ")");
     if (asked == halo_memory::automatic) return reaches ? halo_memory::direct : halo_memory::staged;
     return asked;
   }
