@@ -342,13 +342,19 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
     std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r
     if (!failure.failed()) {
       try {
-        ksync::detail::with_preconditioning(vectors.inverse_diagonal, [&](auto weighted) {
+        // A host branch, not with_preconditioning: that is a host-device function, and nvcc warns when one
+        // calls a host lambda (#20013).
+        const auto pass = [&](auto weighted) {
           Kokkos::parallel_reduce(
               "ksync::mpi::cg::pipelined_pass", policy(exec, 0, n),
               pipelined_pass_of_rank<T, decltype(weighted)::value>{vectors, product.data(), input.data(), alpha, beta},
               sums[0], sums[1]);
-          return 0;
-        });
+        };
+        if (vectors.inverse_diagonal == nullptr) {
+          pass(std::false_type{});
+        } else {
+          pass(std::true_type{});
+        }
       } catch (...) {
         failure.hold();
       }
