@@ -296,7 +296,8 @@ def write_report(folder):
                    "ran on the backend named in the fingerprint.\n")
     fingerprint_section(folder, contexts, out)
     ratios = {}
-    ratios["parity"] = parity_tables.section(rows, out)
+    ratios["parity"] = parity_tables.section(rows, out,
+                                             contexts.get("portable", {}).get("kokkos_execution_space", ""))
     ratios.update(reduction_section(rows, out))
     ratios.update(transform_section(rows, out))
     ratios.update(stream_tables.section(rows, out))
