@@ -84,6 +84,19 @@ constexpr listed_names<N> listed(const std::string_view (&names)[N]) noexcept {
   return {names};
 }
 
+// The enumerator whose name is `name` in `names`, a table in the enum's order (as name_in reads it); throws
+// std::invalid_argument("<where>: name = "<name>" is not a <noun> (<names>)").
+template <class Enum, std::size_t N>
+Enum value_named(const std::string_view (&names)[N], std::string_view name, const char* where, const char* noun) {
+  std::string known;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == name) return static_cast<Enum>(i);
+    known += (known.empty() ? "" : ", ") + std::string(names[i]);
+  }
+  throw std::invalid_argument(std::string(where) + ": name = \"" + std::string(name) + "\" is not a " + noun + " (" +
+                              known + ")");
+}
+
 // Whether `id` has a row (not for an integer cast to the enum past its rows). An index comparison, not a
 // pointer one: it must stay a constant expression under -fsanitize=undefined too.
 template <class Id, class Columns, std::size_t N>

@@ -136,7 +136,7 @@ TEST(MpiSpmv, HaloPathsAreNamedBothWays) {
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& error) {
     EXPECT_EQ(std::string(error.what()),
-              "ksync::mpi::halo_memory_from_string: 'pinned' names no halo path (automatic, direct, staged)");
+              "ksync::mpi::halo_memory_from_string: name = \"pinned\" is not a halo path (automatic, direct, staged)");
   }
 }
 

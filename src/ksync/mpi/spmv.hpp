@@ -51,9 +51,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstddef>
 #include <cstdint>
-#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -109,22 +108,10 @@ inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", 
   return ksync::detail::name_in(detail::halo_memory_names, memory);
 }
 
-namespace detail {
-// "automatic, direct, staged": the names, for messages.
-inline std::string halo_memory_list() {
-  std::string list;
-  for (const std::string_view name : halo_memory_names)
-    list += (list.empty() ? "" : ", ") + std::string(name);
-  return list;
-}
-}  // namespace detail
-
 // The path named `name` (as to_string spells it); throws std::invalid_argument for any other name.
 [[nodiscard]] inline halo_memory halo_memory_from_string(std::string_view name) {
-  for (std::size_t k = 0; k < std::size(detail::halo_memory_names); ++k)
-    if (name == detail::halo_memory_names[k]) return static_cast<halo_memory>(k);
-  throw std::invalid_argument("ksync::mpi::halo_memory_from_string: '" + std::string(name) + "' names no halo path (" +
-                              detail::halo_memory_list() + ")");
+  return ksync::detail::value_named<halo_memory>(detail::halo_memory_names, name, "ksync::mpi::halo_memory_from_string",
+                                                 "halo path");
 }
 
 // Whether this process's MPI reads and writes MemorySpace itself: host memory always, CUDA device memory where
@@ -227,13 +214,19 @@ class distributed_csr {
   // Collective: what `asked` resolves to on this rank; `direct` where the MPI cannot read MemorySpace is
   // refused on every rank.
   static halo_memory chosen_halo(MPI_Comm comm, halo_memory asked) {
-    const bool known = ksync::detail::named_in(detail::halo_memory_names, asked);
-    const bool reaches = known && asked != halo_memory::staged && mpi_reaches<MemorySpace>();
-    check_collectively(comm, known && (asked != halo_memory::direct || reaches), "ksync::mpi::distributed_csr",
-                       known ? std::string("halo = direct, but this MPI does not read ") + MemorySpace::name() +
-                                   " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)"
-                             : "halo = " + std::to_string(static_cast<int>(asked)) +
-                                   " is not a ksync::mpi::halo_memory (" + detail::halo_memory_list() + ")");
+    constexpr const char* where = "ksync::mpi::distributed_csr";
+    std::ostringstream problem;
+    bool reaches = false;
+    if (!ksync::detail::named_in(detail::halo_memory_names, asked)) {
+      problem << "halo = " << static_cast<int>(asked) << " is not a ksync::mpi::halo_memory ("
+              << ksync::detail::listed(detail::halo_memory_names) << ")";
+    } else {
+      reaches = asked != halo_memory::staged && mpi_reaches<MemorySpace>();
+      if (problem.tellp() == 0 && asked == halo_memory::direct && !reaches)
+        problem << "halo = direct, but this MPI does not read " << MemorySpace::name()
+                << " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)";
+    }
+    check_collectively(comm, problem.tellp() == 0, where, problem.str());
     if (asked == halo_memory::automatic) return reaches ? halo_memory::direct : halo_memory::staged;
     return asked;
   }
