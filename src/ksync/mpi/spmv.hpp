@@ -221,7 +221,11 @@ class distributed_csr {
       problem << "halo = " << static_cast<int>(asked) << " is not a ksync::mpi::halo_memory ("
               << ksync::detail::listed(detail::halo_memory_names) << ")";
     } else {
-      reaches = asked != halo_memory::staged && mpi_reaches<MemorySpace>();
+      try {  // a bad KSYNC_MPI_GPU_AWARE on one rank must stop every rank, not leave them waiting
+        reaches = asked != halo_memory::staged && mpi_reaches<MemorySpace>();
+      } catch (const std::invalid_argument& error) {
+        problem << error.what();
+      }
       if (problem.tellp() == 0 && asked == halo_memory::direct && !reaches)
         problem << "halo = direct, but this MPI does not read " << MemorySpace::name()
                 << " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)";
