@@ -29,8 +29,9 @@ struct cg_buffers {
   using vector = Kokkos::View<T*, memory_space>;
   // Host backends form the fused steps' new direction in a pass of its own (new_direction, kernels.hpp), one
   // index at a time, so it may overwrite the old one in place; GPUs form it where A reads its neighbours, from
-  // the old one, which must stay whole meanwhile. In place, the pass streams through one buffer fewer: 0.32
-  // against 0.48 ms an iteration for the 3-D Poisson matrix at m = 100 on two OpenMP threads.
+  // the old one, which must stay whole meanwhile. In place, the pass streams through one buffer fewer: 323
+  // against 480 µs a call for the 3-D Poisson matrix at m = 100 on two OpenMP threads
+  // (docs/results/2026-12-05-cpu-kernels-01e6cfc and -9388c6a).
   static constexpr bool one_direction_buffer = runs_on_host<ExecutionSpace>;
   vector r, p0, p1, ap;     // p0, p1: the fused steps' direction, in turn (cg_run::vectors); one View on host backends
   vector inverse_diagonal;  // Jacobi's M^-1: allocated by the first preconditioned solve

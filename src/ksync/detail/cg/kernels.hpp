@@ -427,8 +427,9 @@ struct apply_direction : fused_step<T, MemorySpace> {
       // Host backends, an operator with a block form (ksync::poisson_2d): a block's rows at once, whose loop
       // vectorizes, then its terms. Without one (a CSR matrix) a row's loop gathers and stays scalar whatever
       // the blocking, and the block's second sweep cost more than it saved: each row's term is summed as the
-      // row is made (fold_lane's chains). 3-D Poisson matrix at m = 100, 2 OpenMP threads: this pass 4.3 ms
-      // an iteration against 4.9 by blocks, where the product alone takes 4.5 (Kokkos Tools timers).
+      // row is made (fold_lane's chains). 3-D Poisson matrix at m = 100, 2 OpenMP threads: this pass 4.57 ms
+      // a call against 4.92 by blocks, where the product alone takes 4.43-4.45
+      // (docs/results/2026-12-05-cpu-kernels-9388c6a and -01e6cfc).
       KOKKOS_IF_ON_HOST((sum += by_blocks(lane, p_new, ap_out);))
     } else {
       const pointer_entries<T> p_in{p_new};
