@@ -52,7 +52,10 @@ void check_two_products(const matrix& a, const ksync::row_partition& partition,
   const std::int64_t first = partition.begin(rank);
   const ksync::halo_plan& plan = distributed.plan();
   Kokkos::View<double*> y("y", distributed.owned_rows());
-  const auto x_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), x);
+  // x may be strided: host and device meet in a contiguous device copy (a strided View in another memory space
+  // cannot be copied without a temporary, which Kokkos refuses), and x gets its values on the device.
+  Kokkos::View<double*> x_contiguous("x_contiguous", x.extent(0));
+  const auto x_host = Kokkos::create_mirror_view(Kokkos::HostSpace(), x_contiguous);
   for (int round = 0; round < 2; ++round) {
     std::vector<double> x_global(static_cast<std::size_t>(a.cols));
     for (std::int64_t j = 0; j < a.cols; ++j)
@@ -61,11 +64,14 @@ void check_two_products(const matrix& a, const ksync::row_partition& partition,
       x_host(i) = x_global[first + i];
     for (std::size_t g = 0; g < plan.ghosts.size(); ++g)
       x_host(plan.owned + static_cast<std::int64_t>(g)) = std::numeric_limits<double>::quiet_NaN();
-    Kokkos::deep_copy(exec, x, x_host);
+    Kokkos::deep_copy(exec, x_contiguous, x_host);
+    Kokkos::deep_copy(exec, x, x_contiguous);
     ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
     exec.fence();
     const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-    Kokkos::deep_copy(x_host, x);
+    Kokkos::deep_copy(exec, x_contiguous, x);
+    Kokkos::deep_copy(exec, x_host, x_contiguous);
+    exec.fence();
     // The one-rank product on this rank's device, row per thread: the same row operator, the same bits.
     const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
         x_global.data(), x_global.size());
