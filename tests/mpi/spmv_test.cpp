@@ -6,6 +6,7 @@
 #include "failure.hpp"
 #include "world.hpp"
 
+#include <ksync/compat.hpp>
 #include <ksync/mpi/spmv.hpp>
 #include <ksync/spmv.hpp>
 
@@ -39,15 +40,17 @@ double x_at(std::int64_t j, int round) {
   return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
 }
 
-// Two products of `distributed` (this rank's block of `a`, split as `partition` says), with another x the second
-// time (the exchange buffers are kept in the matrix between calls): each gives the one-rank rows bit for bit,
-// and x's ghosts the other ranks' entries. x is any rank-1 View of distributed.local_columns() entries.
+// Two products of `distributed` (this rank's block of `a`, split as `partition` says), the second with another x
+// on another instance (the matrix keeps its exchange buffers between calls and, on a device, the halo's own
+// instance, keyed on the instance it was made beside): each gives the one-rank rows bit for bit, and x's
+// ghosts the other ranks' entries. x is any rank-1 View of distributed.local_columns() entries.
 template <class XView>
 void check_two_products(const matrix& a, const ksync::row_partition& partition,
                         const ksync::mpi::distributed_csr<double, std::int32_t>& distributed, const XView& x,
                         const std::string& what) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
+  const Exec other = ksync::compat::partition_space(exec, 1).front();
   const ksync::csr_matrix whole(exec, a);
   const std::int64_t first = partition.begin(rank);
   const ksync::halo_plan& plan = distributed.plan();
@@ -66,8 +69,10 @@ void check_two_products(const matrix& a, const ksync::row_partition& partition,
       x_host(plan.owned + static_cast<std::int64_t>(g)) = std::numeric_limits<double>::quiet_NaN();
     Kokkos::deep_copy(exec, x_contiguous, x_host);
     Kokkos::deep_copy(exec, x, x_contiguous);
-    ksync::mpi::spmv(exec, MPI_COMM_WORLD, distributed, x, y);
     exec.fence();
+    const Exec product_on = round == 0 ? exec : other;
+    ksync::mpi::spmv(product_on, MPI_COMM_WORLD, distributed, x, y);
+    product_on.fence();
     const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     Kokkos::deep_copy(exec, x_contiguous, x);
     Kokkos::deep_copy(exec, x_host, x_contiguous);

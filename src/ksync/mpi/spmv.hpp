@@ -12,12 +12,16 @@
 //       collective: x holds a.local_columns() entries, this rank's a.owned_rows() first; the call fills the
 //       rest (the ghosts) from the other ranks and writes y (a.owned_rows() entries).
 //
-// The product overlaps the exchange with the rows that need no ghost (the interior): on `exec` it packs the
-// entries the other ranks need into the send buffer, fences `exec` (MPI reads the buffer next), posts the
-// receives and sends, enqueues the interior rows, waits for the halo, and enqueues the boundary rows (behind
-// the ghosts' copy into x where they were staged). It returns with those enqueued: y is complete once `exec`
-// is fenced (or its later work runs). On a GPU the interior rows run while the halo travels; on host backends
-// a kernel returns when it is done, so there the exchange waits behind the interior rows instead.
+// The product overlaps the exchange with the rows that need no ghost (the interior). On a device backend the
+// halo has an instance of its own (the matrix keeps one, made by partition_space from the first `exec` it is
+// given, made again for another): the product fences `exec` (x's producer, and the last product's reads of the
+// buffers, are done), packs the entries the other ranks need on the halo instance, enqueues the interior rows
+// on `exec` behind it (the pack, launched first, is not queued behind a grid of interior blocks), fences the
+// halo instance alone (MPI reads the buffer next), posts the receives and sends, waits for them while the
+// interior rows run, copies the ghosts into x on the halo instance where they were staged and fences it, then
+// enqueues the boundary rows on `exec`. It returns with those enqueued: y is complete once `exec` is fenced (or
+// its later work runs). No fence is device-wide. On host backends a kernel returns when it is done, so there
+// one instance does all of it and the exchange waits behind the interior rows instead.
 //
 // Where the halo travels (halo_memory, chosen per rank; a.halo() says which was taken):
 //   direct     MPI reads the send buffer in the matrix's memory space and receives the ghosts straight into x
@@ -35,6 +39,8 @@
 // work throws (a kernel, the fence), it still sends and receives its halo, then throws: the others finish.
 #pragma once
 
+#include <ksync/backend.hpp>
+#include <ksync/compat.hpp>
 #include <ksync/csr_matrix.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/index_policy.hpp>
@@ -50,6 +56,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <any>
 #include <climits>
 #include <cstdint>
 #include <sstream>
@@ -57,6 +64,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ksync::mpi {
@@ -206,8 +214,25 @@ class distributed_csr {
     if (halo_ == halo_memory::direct) return body(direct_send_, direct_receive_);
     return body(staged_send_, staged_receive_);
   }
+  // The instance the halo's own work (pack, ghost copy) runs on beside `exec`, on device backends: made by
+  // partition_space of `exec` the first time and kept, keyed on exec's instance (made again for another one).
+  template <class ExecutionSpace>
+  [[nodiscard]] ExecutionSpace halo_instance(const ExecutionSpace& exec) const {
+    using kept = kept_instance<ExecutionSpace>;
+    const auto key = exec.impl_instance_id();
+    if (const auto* held = std::any_cast<kept>(&halo_instance_); held != nullptr && held->key == key)
+      return held->instance;
+    kept made{.key = key, .instance = compat::partition_space(exec, 1).front()};
+    halo_instance_ = made;
+    return made.instance;
+  }
 
  private:
+  template <class ExecutionSpace>
+  struct kept_instance {
+    decltype(std::declval<const ExecutionSpace&>().impl_instance_id()) key;
+    ExecutionSpace instance;
+  };
   using direct_buffer = Kokkos::View<T*, MemorySpace>;
   using staged_buffer = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
 
@@ -245,6 +270,7 @@ class distributed_csr {
   direct_buffer direct_receive_;
   staged_buffer staged_send_;
   staged_buffer staged_receive_;
+  mutable std::any halo_instance_;  // a kept_instance<ExecutionSpace>, once a device product ran
 };
 
 // Deduction from a host matrix: the default memory space of exec.
@@ -288,43 +314,76 @@ template <class Matrix, class XView>
   }
 }
 
-// The halo's first half, on every rank: this rank's entries the others need packed into the send buffer on
-// exec, which is fenced (MPI reads the buffer next; where this rank sends nothing, the receives still
-// overwrite what the previous product's boundary rows or ghost copy read on exec), then the receives and
-// sends posted. Under `failure` (ksync/mpi/collective.hpp): a pack that throws is held, and the halo posted
-// all the same, so no other rank waits for this one. Wait for the requests with finish_halo.
+// send(k) = x(a.send_indices()(k)) enqueued on `packer`, nothing fenced: this rank's entries the others
+// need. Under `failure` (ksync/mpi/collective.hpp): skipped once this rank failed; what it throws is held.
 template <class ExecutionSpace, class Matrix, class XView>
-[[nodiscard]] std::vector<MPI_Request> start_halo(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a,
-                                                  const XView& x, local_failure& failure, int tag) {
+void pack_halo(const ExecutionSpace& packer, const Matrix& a, const XView& x, local_failure& failure) {
+  if (failure.failed() || a.plan().sends.empty()) return;
+  try {
+    a.with_halo_buffers(
+        [&](const auto& send, const auto& /*receive*/) { pack_entries(packer, send, a.send_indices(), x); });
+  } catch (...) {
+    failure.hold();
+  }
+}
+
+// Fences `packer` where anything travels (MPI reads the packed buffer next; where this rank sends nothing,
+// the receives still overwrite what the last product's ghost copy read on it), then posts the receives and
+// sends. Under `failure`: the fence is skipped once this rank failed, the halo posted all the same, so no
+// other rank waits for this one. Wait for the requests with finish_halo.
+template <class ExecutionSpace, class Matrix, class XView>
+[[nodiscard]] std::vector<MPI_Request> post_packed_halo(const ExecutionSpace& packer, MPI_Comm comm, const Matrix& a,
+                                                        const XView& x, local_failure& failure, int tag) {
   const halo_plan& plan = a.plan();
-  return a.with_halo_buffers([&](const auto& send, const auto& receive) {
-    if (!failure.failed()) {
-      try {
-        if (!plan.sends.empty()) pack_entries(exec, send, a.send_indices(), x);
-        if (!plan.sends.empty() || !plan.ghosts.empty()) exec.fence("ksync::mpi::spmv: the halo is packed");
-      } catch (...) {
-        failure.hold();
-      }
+  if (!failure.failed() && (!plan.sends.empty() || !plan.ghosts.empty())) {
+    try {
+      packer.fence("ksync::mpi::spmv: the halo is packed");
+    } catch (...) {
+      failure.hold();
     }
+  }
+  return a.with_halo_buffers([&](const auto& send, const auto& receive) {
     auto* const ghosts = receives_into(a, x) ? x.data() + plan.owned : receive.data();
     return post_halo(comm, plan, send.data(), ghosts, tag);
   });
 }
 
-// The halo's second half: waits for it, then, where the ghosts did not arrive in x itself, enqueues their copy
-// into x on exec. Under `failure`, as start_halo.
+// The halo's first half on one instance: packed on exec, exec fenced, the receives and sends posted.
 template <class ExecutionSpace, class Matrix, class XView>
-void finish_halo(const ExecutionSpace& exec, const Matrix& a, const XView& x, std::vector<MPI_Request>& requests,
+[[nodiscard]] std::vector<MPI_Request> start_halo(const ExecutionSpace& exec, MPI_Comm comm, const Matrix& a,
+                                                  const XView& x, local_failure& failure, int tag) {
+  pack_halo(exec, a, x, failure);
+  return post_packed_halo(exec, comm, a, x, failure, tag);
+}
+
+// The halo's second half: waits for it, then, where the ghosts did not arrive in x itself, enqueues their copy
+// into x on `copier`. Returns whether it enqueued one. Under `failure`, as pack_halo.
+template <class ExecutionSpace, class Matrix, class XView>
+bool finish_halo(const ExecutionSpace& copier, const Matrix& a, const XView& x, std::vector<MPI_Request>& requests,
                  local_failure& failure) {
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  if (failure.failed() || receives_into(a, x)) return;
+  if (failure.failed() || receives_into(a, x) || a.plan().ghosts.empty()) return false;
   try {
     a.with_halo_buffers([&](const auto& /*send*/, const auto& receive) {
-      if (receive.extent(0) == 0) return;
       const std::int64_t owned = a.plan().owned;
-      Kokkos::deep_copy(exec, Kokkos::subview(x, Kokkos::make_pair(owned, owned + std::int64_t(receive.extent(0)))),
+      Kokkos::deep_copy(copier, Kokkos::subview(x, Kokkos::make_pair(owned, owned + std::int64_t(receive.extent(0)))),
                         receive);
     });
+  } catch (...) {
+    failure.hold();
+    return false;
+  }
+  return true;
+}
+
+// One row set of the product enqueued on exec, under `failure` as pack_halo.
+template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView>
+void enqueue_rows_unless_failed(const ExecutionSpace& exec, const char* label, const Matrix& a,
+                                const row_set<MemorySpace>& rows, const XView& x, const YView& y,
+                                local_failure& failure) {
+  if (failure.failed()) return;
+  try {
+    enqueue_rows(exec, label, a, rows, x, y);
   } catch (...) {
     failure.hold();
   }
@@ -338,22 +397,42 @@ template <class ExecutionSpace, class T, class Index, class MemorySpace, class O
 void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
                     const XView& x, const YView& y, local_failure& failure) {
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
+  constexpr const char* interior = "ksync::mpi::spmv::interior";
+  constexpr const char* boundary = "ksync::mpi::spmv::boundary";
+  const auto& rows = a.local_matrix();
+  const bool travels = !a.plan().sends.empty() || !a.plan().ghosts.empty();
+  if constexpr (!runs_on_host<ExecutionSpace>) {
+    if (travels) {
+      ExecutionSpace halo = exec;  // stays exec only where this rank failed before it had its own
+      if (!failure.failed()) {
+        try {
+          // x's producer, the last product's boundary rows (which read x's ghosts) and its ghost copy are done
+          // before the halo instance reads x and MPI overwrites the buffers: exec alone, not the device.
+          exec.fence("ksync::mpi::spmv: x is complete");
+          halo = a.halo_instance(exec);
+        } catch (...) {
+          failure.hold();
+        }
+      }
+      pack_halo(halo, a, x, failure);  // launched before the interior rows, so not queued behind their blocks
+      enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);  // read no ghost
+      auto requests = post_packed_halo(halo, comm, a, x, failure, tag);  // fences the halo instance, not exec
+      if (finish_halo(halo, a, x, requests, failure)) {  // the ghosts were staged: copied on the halo instance
+        try {
+          halo.fence("ksync::mpi::spmv: the ghosts are in x");  // the boundary rows on exec read them next
+        } catch (...) {
+          failure.hold();
+        }
+      }
+      enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
+      return;
+    }
+  }
+  // Host backends, where each kernel returns when it is done, and a rank with no halo: one instance.
   auto requests = start_halo(exec, comm, a, x, failure, tag);
-  if (!failure.failed()) {
-    try {
-      detail::enqueue_rows(exec, "ksync::mpi::spmv::interior", a.local_matrix(), a.interior_rows(), x, y);
-    } catch (...) {
-      failure.hold();
-    }
-  }
+  enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);
   finish_halo(exec, a, x, requests, failure);
-  if (!failure.failed()) {
-    try {
-      detail::enqueue_rows(exec, "ksync::mpi::spmv::boundary", a.local_matrix(), a.boundary_rows(), x, y);
-    } catch (...) {
-      failure.hold();
-    }
-  }
+  enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
 }
 
 }  // namespace detail
