@@ -94,6 +94,19 @@ TYPED_TEST(CsrCgGpu, FusedPassFormsOnEveryGridShape) {
   });
 }
 
+// The classic persistent kernel's held build (six blocks a multiprocessor, more than its roomy build fits with
+// double on an H200; ksync/cuda/detail/cg/persistent.cuh) on a matrix, with and without Jacobi.
+TYPED_TEST(CsrCgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
+  using T = TypeParam;
+  const int m = ksync::test::cg_grid_enabled(40) ? 40 : 12;
+  const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, m);
+  for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
+    for (const auto form : ksync::test::native_forms_where(ksync::runs_in_one_launch<cg_form>))
+      expect_csr_solves(host, form, preconditioner, ksync::cg_recurrence::classic,
+                        {.elements_per_thread = 1, .blocks_per_multiprocessor = 6});
+  }
+}
+
 // The graph forms (cuda_graph) keep their graph between solves; one solver, one x, another matrix: rebuilt.
 TEST(CsrCgGpu, AKeptGraphIsRebuiltForAnotherMatrix) {
   KSYNC_REQUIRE_GPU();

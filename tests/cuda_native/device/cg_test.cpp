@@ -57,6 +57,17 @@ TYPED_TEST(CgGpu, FusedPassFormsOnEveryGridShape) {
   });
 }
 
+// Six blocks a multiprocessor: more than the classic persistent kernel's roomy build fits with double on an
+// H200 (four), so its held build runs (ksync/cuda/detail/cg/persistent.cuh), which the occupancy's own choice
+// takes only on grids larger than a test's.
+TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
+  using T = TypeParam;
+  const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
+  const auto guess = ksync::test::cg_right_hand_side<T>(m, 12u);
+  for (const auto form : ksync::test::native_forms_where(ksync::runs_in_one_launch<cg_form>))
+    expect_matches_reference<T>(m, form, guess, {.elements_per_thread = 1, .blocks_per_multiprocessor = 6});
+}
+
 TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
   using T = TypeParam;
   const int m = 40;

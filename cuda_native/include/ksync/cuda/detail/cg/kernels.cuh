@@ -227,12 +227,15 @@ __global__ void __launch_bounds__(block_size)
 // shared scratch and total: the block sum (reduce_shuffle) is read by warp 0 before the grid barrier that
 // follows it, and grid_total's reads end before the next grid barrier; each grid barrier is also a barrier
 // of the whole block, so the phases need no block barrier of their own to reuse them.
-template <class T, class Operator, class Barrier>
-// Six blocks a multiprocessor at least: 40 registers a thread, where the kernel took 64 and four blocks fitted. A
-// persistent grid is one wave, so occupancy is all the loads it keeps in flight; at m = 4096 on an H200 the
-// spills this costs (about 100 bytes a thread) weigh less than the warps it adds (427 -> 366 us an iteration
-// on the stencil with grid.sync; docs/results/2026-12-04-h200-214e590).
-__global__ void __launch_bounds__(block_size, 6)
+//
+// Two builds (persistent.cuh picks one per solve): MinBlocks = roomy_blocks leaves the registers to the
+// compiler (64 a thread on an H200 with double: four blocks a multiprocessor); held_blocks holds it to six
+// blocks a multiprocessor (40 registers, about 100 bytes of spills a thread; docs/solvers.md).
+inline constexpr int roomy_blocks = 1;
+inline constexpr int held_blocks = 6;
+
+template <class T, class Operator, class Barrier, int MinBlocks>
+__global__ void __launch_bounds__(block_size, MinBlocks)
     persistent_kernel(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
                       double tolerance, int max_iterations, double* history) {
   __shared__ block::shuffle_storage<T, block_size> scratch_a;

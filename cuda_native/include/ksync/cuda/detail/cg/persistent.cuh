@@ -27,8 +27,28 @@ grid_shape persistent_grid(const cg_run<T, Operator>& run, Kernel kernel, unsign
   return grid;
 }
 
+// How many blocks of `kernel` fit on one multiprocessor of the current device.
+template <class Kernel>
+int resident_per_multiprocessor(Kernel kernel) {
+  int fit = 0;
+  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, cg_kernels::block_size, 0));
+  return fit;
+}
+
+// How many chunks of rows (one step kernel's block each) the busiest block of `grid` walks an iteration.
+template <class T, class Operator>
+unsigned int passes(const cg_run<T, Operator>& run, const grid_shape& grid) {
+  return (run.blocks + grid.blocks - 1) / grid.blocks;
+}
+
 // The persistent kernel of the run's recurrence with `barrier`, and its grid: launch(kernel, grid, arguments...)
-// launches it (a cooperative launch or a plain one).
+// launches it (a cooperative launch or a plain one). The classic kernel's held build (kernels.cuh) runs only
+// where its larger grid lowers the passes each block makes over the rows, or where tuning asks for more blocks
+// than the roomy build fits: a persistent grid is one wave, so where the rows outnumber it more resident
+// blocks walk fewer chunks each (the stencil with grid.sync at m = 4096 on an H200: 427 -> 366 us an
+// iteration, docs/results/2026-12-04-h200-214e590); where they do not, the bound only adds spills and
+// arrivals at each barrier (held at every size, the classic persistent forms took 8-35 % more at m = 64-256
+// and 1024 than roomy, docs/results/2026-12-05-h200-e2cbbe3). The pipelined kernel has one build, roomy.
 template <class T, class Operator, class Barrier, class Launch>
 void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, Launch&& launch) {
   T* const partials = run.buffers->partials.data();
@@ -37,9 +57,25 @@ void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, L
     launch(kernel, persistent_grid(run, kernel, 4), barrier, run.state(), run.op, run.pipelined_vectors(),
            run.buffers->n, partials, run.options.tolerance, run.options.max_iterations, run.history);
   } else {  // two slots a block: one per phase
-    const auto kernel = cg_kernels::persistent_kernel<T, Operator, Barrier>;
-    launch(kernel, persistent_grid(run, kernel, 2), barrier, run.state(), run.op, run.vectors(), partials,
-           run.options.tolerance, run.options.max_iterations, run.history);
+    const auto roomy = cg_kernels::persistent_kernel<T, Operator, Barrier, cg_kernels::roomy_blocks>;
+    const auto held = cg_kernels::persistent_kernel<T, Operator, Barrier, cg_kernels::held_blocks>;
+    const auto start = [&](auto kernel, const grid_shape& grid) {
+      launch(kernel, grid, barrier, run.state(), run.op, run.vectors(), partials, run.options.tolerance,
+             run.options.max_iterations, run.history);
+    };
+    if (run.tuning.blocks_per_multiprocessor > resident_per_multiprocessor(roomy)) {
+      start(held, persistent_grid(run, held, 2));  // only the held build can have that many resident
+      return;
+    }
+    const grid_shape roomy_grid = persistent_grid(run, roomy, 2);
+    if (run.tuning.blocks_per_multiprocessor == 0) {
+      const grid_shape held_grid = persistent_grid(run, held, 2);
+      if (passes(run, held_grid) < passes(run, roomy_grid)) {
+        start(held, held_grid);
+        return;
+      }
+    }
+    start(roomy, roomy_grid);
   }
 }
 
