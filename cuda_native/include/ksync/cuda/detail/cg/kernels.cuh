@@ -228,16 +228,17 @@ __global__ void __launch_bounds__(block_size)
 // follows it, and grid_total's reads end before the next grid barrier; each grid barrier is also a barrier
 // of the whole block, so the phases need no block barrier of their own to reuse them.
 //
-// Two builds (persistent.cuh picks one per solve): MinBlocks = roomy_blocks leaves the registers to the
-// compiler (64 a thread on an H200 with double: four blocks a multiprocessor); held_blocks holds it to six
-// blocks a multiprocessor (40 registers, about 100 bytes of spills a thread; docs/solvers.md).
-inline constexpr int roomy_blocks = 1;
+// Two builds of one body (persistent.cuh picks one per solve): persistent_kernel leaves the registers to the
+// compiler (the stencil in double: 64 a thread with the spin barrier, 80 with grid.sync, so four or three
+// blocks a multiprocessor); persistent_kernel_held holds it to six blocks a multiprocessor (40 registers,
+// 56-76 bytes of spill stores). Figures from ptxas -v, CUDA 13.0, sm_90. Two kernels, not one with the bound
+// a template argument: __launch_bounds__(256, 1) is not the build __launch_bounds__(256) gives (ptxas took
+// 96-104 registers there, two blocks a multiprocessor).
 inline constexpr int held_blocks = 6;
 
-template <class T, class Operator, class Barrier, int MinBlocks>
-__global__ void __launch_bounds__(block_size, MinBlocks)
-    persistent_kernel(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
-                      double tolerance, int max_iterations, double* history) {
+template <class T, class Operator, class Barrier>
+__device__ __forceinline__ void persistent_solve(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v,
+                                                 T* partials, double tolerance, int max_iterations, double* history) {
   __shared__ block::shuffle_storage<T, block_size> scratch_a;
   __shared__ block::shuffle_storage<T, block_size> scratch_b;
   __shared__ T total_a;
@@ -264,6 +265,20 @@ __global__ void __launch_bounds__(block_size, MinBlocks)
     ksync::detail::cg_advance(s, tolerance, max_iterations, blockIdx.x == 0 && threadIdx.x == 0 ? history : nullptr);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) *state = s;
+}
+
+template <class T, class Operator, class Barrier>
+__global__ void __launch_bounds__(block_size)
+    persistent_kernel(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
+                      double tolerance, int max_iterations, double* history) {
+  persistent_solve(barrier, state, op, v, partials, tolerance, max_iterations, history);
+}
+
+template <class T, class Operator, class Barrier>
+__global__ void __launch_bounds__(block_size, held_blocks)
+    persistent_kernel_held(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v, T* partials,
+                           double tolerance, int max_iterations, double* history) {
+  persistent_solve(barrier, state, op, v, partials, tolerance, max_iterations, history);
 }
 
 }  // namespace ksync::cuda::detail::cg_kernels

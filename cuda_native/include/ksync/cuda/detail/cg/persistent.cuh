@@ -41,14 +41,19 @@ unsigned int passes(const cg_run<T, Operator>& run, const grid_shape& grid) {
   return (run.blocks + grid.blocks - 1) / grid.blocks;
 }
 
+// The classic kernel's held build (kernels.cuh) runs where the rows make at least this many passes of its
+// grid, or where tuning asks for more blocks than the roomy build fits. There the solve streams its vectors
+// and the loads each multiprocessor keeps in flight decide; below, the barriers do, and the held build only
+// adds spills and arrivals. Measured with the held build at every size against the roomy one (H200, double,
+// docs/results/2026-12-05-h200-e2cbbe3 against docs/results/2026-12-04-h200-f818fbe): the stencil with
+// grid.sync 9-12 % faster at m = 2048 and 4096 (6 and 6 passes held, 11 roomy); 8-35 % slower at m = 64-256
+// and 1024 (1 and 2 passes held); CSR 15-18 % slower at m = 1024, within -8 to +3 % at 4096; 3-D CSR 8-11 %
+// slower at m = 256 (6 passes: a loss this rule keeps, as the rows alone do not tell it from the 2-D gain).
+inline constexpr unsigned int held_from_passes = 3;
+
 // The persistent kernel of the run's recurrence with `barrier`, and its grid: launch(kernel, grid, arguments...)
-// launches it (a cooperative launch or a plain one). The classic kernel's held build (kernels.cuh) runs only
-// where its larger grid lowers the passes each block makes over the rows, or where tuning asks for more blocks
-// than the roomy build fits: a persistent grid is one wave, so where the rows outnumber it more resident
-// blocks walk fewer chunks each (the stencil with grid.sync at m = 4096 on an H200: 427 -> 366 us an
-// iteration, docs/results/2026-12-04-h200-214e590); where they do not, the bound only adds spills and
-// arrivals at each barrier (held at every size, the classic persistent forms took 8-35 % more at m = 64-256
-// and 1024 than roomy, docs/results/2026-12-05-h200-e2cbbe3). The pipelined kernel has one build, roomy.
+// launches it (a cooperative launch or a plain one). The classic kernel has two builds (above); the pipelined
+// kernel one, roomy.
 template <class T, class Operator, class Barrier, class Launch>
 void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, Launch&& launch) {
   T* const partials = run.buffers->partials.data();
@@ -57,8 +62,8 @@ void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, L
     launch(kernel, persistent_grid(run, kernel, 4), barrier, run.state(), run.op, run.pipelined_vectors(),
            run.buffers->n, partials, run.options.tolerance, run.options.max_iterations, run.history);
   } else {  // two slots a block: one per phase
-    const auto roomy = cg_kernels::persistent_kernel<T, Operator, Barrier, cg_kernels::roomy_blocks>;
-    const auto held = cg_kernels::persistent_kernel<T, Operator, Barrier, cg_kernels::held_blocks>;
+    const auto roomy = cg_kernels::persistent_kernel<T, Operator, Barrier>;
+    const auto held = cg_kernels::persistent_kernel_held<T, Operator, Barrier>;
     const auto start = [&](auto kernel, const grid_shape& grid) {
       launch(kernel, grid, barrier, run.state(), run.op, run.vectors(), partials, run.options.tolerance,
              run.options.max_iterations, run.history);
@@ -67,15 +72,14 @@ void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, L
       start(held, persistent_grid(run, held, 2));  // only the held build can have that many resident
       return;
     }
-    const grid_shape roomy_grid = persistent_grid(run, roomy, 2);
     if (run.tuning.blocks_per_multiprocessor == 0) {
       const grid_shape held_grid = persistent_grid(run, held, 2);
-      if (passes(run, held_grid) < passes(run, roomy_grid)) {
+      if (passes(run, held_grid) >= held_from_passes) {
         start(held, held_grid);
         return;
       }
     }
-    start(roomy, roomy_grid);
+    start(roomy, persistent_grid(run, roomy, 2));
   }
 }
 
