@@ -239,9 +239,9 @@ inline constexpr int held_blocks = 6;
 template <class T, class Operator, class Barrier>
 __device__ __forceinline__ void persistent_solve(Barrier barrier, cg_scalars<T>* state, Operator op, cg_vectors<T> v,
                                                  T* partials, double tolerance, int max_iterations, double* history) {
-  __shared__ block::shuffle_storage<T, block_size> scratch_a;
-  __shared__ block::shuffle_storage<T, block_size> scratch_b;
+  __shared__ block::shuffle_storage<T, block_size> scratch_a;  // phase A's block sum, then its grid total
   __shared__ T total_a;
+  __shared__ block::shuffle_storage<T, block_size> scratch_b;  // phase B's
   __shared__ T total_b;
   cg_scalars<T> s = *state;
   T* partials_a = partials;
