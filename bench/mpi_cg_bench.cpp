@@ -3,11 +3,13 @@
 // ksync_mpi_bench — ksync::mpi::cg on the ranks mpiexec starts, and where an iteration's time goes:
 //
 //   mpiexec -n 2 ksync_mpi_bench [--sizes=256,1024] [--iterations=100] [--repetitions=7] [--halo=automatic]
-//                                [--json=FILE] [--smoke]
+//                                [--weak] [--json=FILE] [--smoke]
 //
 // Not a Google Benchmark suite: each call here is collective, so every rank must make the same number of them,
 // which this program fixes instead of letting each rank's timer decide. For each m, the 2-D Poisson matrix on
-// m x m unknowns (double, 32-bit indices) split by rows; per row below the slowest rank's median over the
+// m x m unknowns (double, 32-bit indices) split by rows (strong scaling: the same matrix on any number of
+// ranks), or with --weak on a grid m wide and (ranks x m) tall, m x m unknowns and two halos of m entries a
+// rank but at the ends (weak scaling: the same block on every rank); per row below the slowest rank's median over the
 // repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
 //   product                    ksync::mpi::spmv: the halo exchange overlapped with the interior rows
@@ -50,6 +52,7 @@ struct settings {
   int iterations = 100;
   int repetitions = 7;
   ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic;
+  bool weak = false;
   std::string json;
 };
 
@@ -73,11 +76,14 @@ settings parse(int argc, char** argv) {
       s.repetitions = std::stoi(value("--repetitions="));
     } else if (arg.starts_with("--halo=")) {
       s.halo = ksync::mpi::halo_memory_from_string(value("--halo="));
+    } else if (arg == "--weak") {
+      s.weak = true;
     } else if (arg.starts_with("--json=")) {
       s.json = value("--json=");
     } else {
-      throw std::invalid_argument("ksync_mpi_bench: unknown argument '" + std::string(arg) +
-                                  "' (--sizes=a,b,... --iterations=N --repetitions=N --halo=PATH --json=FILE --smoke)");
+      throw std::invalid_argument(
+          "ksync_mpi_bench: unknown argument '" + std::string(arg) +
+          "' (--sizes=a,b,... --iterations=N --repetitions=N --halo=PATH --weak --json=FILE --smoke)");
     }
   }
   if (s.sizes.empty() || s.iterations < 1 || s.repetitions < 1)
@@ -114,8 +120,9 @@ struct row {
 // The rows of one m; `path` becomes where this rank's halo travelled.
 std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, ksync::mpi::halo_memory& path) {
   const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
-  const auto whole = ksync::bench::poisson_csr(2, m);
-  const ksync::row_partition partition(whole.rows, ksync::mpi::size_of(MPI_COMM_WORLD));
+  const int ranks = ksync::mpi::size_of(MPI_COMM_WORLD);
+  const auto whole = s.weak ? ksync::bench::poisson_box_csr(2, m, ranks * m, 1) : ksync::bench::poisson_csr(2, m);
+  const ksync::row_partition partition(whole.rows, ranks);
   const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, partition,
                                       ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), s.halo);
   path = a.halo();
@@ -175,9 +182,10 @@ double find(const std::vector<row>& rows, std::int64_t m, std::string_view name)
 
 void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::mpi::halo_memory path) {
   std::printf(
-      "ksync_mpi_bench: %d rank(s), Kokkos %s, 2-D Poisson (CSR, double), %d iterations a solve, "
+      "ksync_mpi_bench: %d rank(s), Kokkos %s, 2-D Poisson (CSR, double) on %s, %d iterations a solve, "
       "slowest rank's median of %d, halo %s (asked: %s)\n\n",
-      ranks, exec_t::name(), s.iterations, s.repetitions, std::string(ksync::mpi::to_string(path)).c_str(),
+      ranks, exec_t::name(), s.weak ? "m x m unknowns a rank (weak)" : "m x m unknowns in all", s.iterations,
+      s.repetitions, std::string(ksync::mpi::to_string(path)).c_str(),
       std::string(ksync::mpi::to_string(s.halo)).c_str());
   std::printf(
       "| m | cg classic | cg pipelined | product | interior | boundary | exchange | allreduce | "
@@ -193,7 +201,8 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   std::ofstream out(s.json);
   out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name() << "\",\n  \"halo\": \""
       << ksync::mpi::to_string(path) << "\",\n  \"halo_asked\": \"" << ksync::mpi::to_string(s.halo)
-      << "\",\n  \"iterations\": " << s.iterations << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
+      << "\",\n  \"scaling\": \"" << (s.weak ? "weak" : "strong") << "\",\n  \"iterations\": " << s.iterations
+      << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i)
     out << R"(    {"m": )" << rows[i].m << R"(, "name": ")" << rows[i].name << R"(", "microseconds": )" << rows[i].us
         << "}" << (i + 1 < rows.size() ? "," : "") << "\n";

@@ -18,35 +18,42 @@
 
 namespace ksync::bench {
 
-// The 2-D Poisson matrix on m x m unknowns (dims = 2) or the 3-D one on m^3 (dims = 3): 2·dims on the
-// diagonal, -1 for each neighbour on the grid (zero Dirichlet boundary), columns in increasing order.
-inline ksync::host_csr_matrix<double, std::int32_t> poisson_csr(int dims, std::int64_t m) {
+// The Poisson matrix on a width x height grid (dims = 2, depth 1) or a width x height x depth one (dims = 3):
+// 2·dims on the diagonal, -1 for each neighbour on the grid (zero Dirichlet boundary), columns in increasing
+// order; row i is the point (i % width, (i / width) % height, i / (width height)).
+inline ksync::host_csr_matrix<double, std::int32_t> poisson_box_csr(int dims, std::int64_t width, std::int64_t height,
+                                                                    std::int64_t depth) {
   ksync::host_csr_matrix<double, std::int32_t> a;
-  const std::int64_t plane = m * m;
-  const std::int64_t n = dims == 2 ? plane : plane * m;
+  const std::int64_t plane = width * height;
+  const std::int64_t n = plane * depth;
   a.rows = n;
   a.cols = n;
   a.row_offsets.reserve(static_cast<std::size_t>(n) + 1);
   a.columns.reserve(static_cast<std::size_t>(n) * (2 * dims + 1));
   a.values.reserve(static_cast<std::size_t>(n) * (2 * dims + 1));
   for (std::int64_t i = 0; i < n; ++i) {
-    const std::int64_t x = i % m;
-    const std::int64_t y = (i / m) % m;
+    const std::int64_t x = i % width;
+    const std::int64_t y = (i / width) % height;
     const std::int64_t z = i / plane;
     const auto add = [&](std::int64_t column, double value) {
       a.columns.push_back(static_cast<std::int32_t>(column));
       a.values.push_back(value);
     };
     if (dims == 3 && z > 0) add(i - plane, -1.0);
-    if (y > 0) add(i - m, -1.0);
+    if (y > 0) add(i - width, -1.0);
     if (x > 0) add(i - 1, -1.0);
     add(i, 2.0 * dims);
-    if (x + 1 < m) add(i + 1, -1.0);
-    if (y + 1 < m) add(i + m, -1.0);
-    if (dims == 3 && z + 1 < m) add(i + plane, -1.0);
+    if (x + 1 < width) add(i + 1, -1.0);
+    if (y + 1 < height) add(i + width, -1.0);
+    if (dims == 3 && z + 1 < depth) add(i + plane, -1.0);
     a.row_offsets.push_back(static_cast<std::int32_t>(a.columns.size()));
   }
   return a;
+}
+
+// The 2-D Poisson matrix on m x m unknowns (dims = 2) or the 3-D one on m^3 (dims = 3).
+inline ksync::host_csr_matrix<double, std::int32_t> poisson_csr(int dims, std::int64_t m) {
+  return poisson_box_csr(dims, m, m, dims == 3 ? m : 1);
 }
 
 // The sizes: 2-D m = 64 ... 4096 (smoke 16, 32), 3-D m = 25 ... 256 (smoke 6, 10). The 3-D rows start at
