@@ -46,8 +46,8 @@ unsigned int passes(const cg_run<T, Operator>& run, const grid_shape& grid) {
 // and the loads each multiprocessor keeps in flight decide; below, the barriers do, and the held build only
 // adds spills and arrivals. Measured with the held build at every size against the roomy one (H200, double,
 // docs/results/2026-12-05-h200-e2cbbe3 against docs/results/2026-12-04-h200-f818fbe): the stencil with
-// grid.sync 9-12 % faster at m = 2048 and 4096 (6 and 6 passes held, 11 roomy); 8-35 % slower at m = 64-256
-// and 1024 (1 and 2 passes held); CSR 15-18 % slower at m = 1024, within -8 to +3 % at 4096; 3-D CSR 8-11 %
+// grid.sync 9-12 % faster at m = 2048 and 4096 (6 and 6 passes held, 11 roomy); the stencil and CSR forms
+// 8-35 % slower at m = 64-256 and 1024 (1 and 2 passes held); CSR within -7 to +4 % at 4096; 3-D CSR 8-11 %
 // slower at m = 256 (6 passes: a loss this rule keeps, as the rows alone do not tell it from the 2-D gain).
 inline constexpr unsigned int held_from_passes = 3;
 
