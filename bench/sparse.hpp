@@ -9,6 +9,7 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
+#include <ksync/detail/arguments.hpp>
 #include <ksync/matrix_market.hpp>
 
 #include <cstdint>
@@ -20,9 +21,18 @@ namespace ksync::bench {
 
 // The Poisson matrix on a width x height grid (dims = 2, depth 1) or a width x height x depth one (dims = 3):
 // 2·dims on the diagonal, -1 for each neighbour on the grid (zero Dirichlet boundary), columns in increasing
-// order; row i is the point (i % width, (i / width) % height, i / (width height)).
+// order; row i is the point (i % width, (i / width) % height, i / (width height)). Throws
+// std::invalid_argument for a grid of no points, depth > 1 in 2-D, or more entries than 32-bit offsets hold.
 inline ksync::host_csr_matrix<double, std::int32_t> poisson_box_csr(int dims, std::int64_t width, std::int64_t height,
                                                                     std::int64_t depth) {
+  constexpr const char* where = "ksync::bench::poisson_box_csr";
+  ksync::detail::check_argument(dims == 2 || dims == 3, where, "dims = ", dims, " must be 2 or 3");
+  ksync::detail::check_argument(width >= 1 && height >= 1 && depth >= 1, where, "width = ", width,
+                                ", height = ", height, ", depth = ", depth, ": each must be at least 1");
+  ksync::detail::check_argument(dims == 3 || depth == 1, where, "depth = ", depth, " but a 2-D grid has depth 1");
+  ksync::detail::check_argument(width <= INT32_MAX / height && width * height <= INT32_MAX / depth / (2 * dims + 1),
+                                where, "width = ", width, ", height = ", height, ", depth = ", depth,
+                                ": more entries than 32-bit row offsets hold");
   ksync::host_csr_matrix<double, std::int32_t> a;
   const std::int64_t plane = width * height;
   const std::int64_t n = plane * depth;
