@@ -89,8 +89,10 @@ TEST(Localize, LocalProductsGiveTheGlobalRowsAndRowsAreSplitByGhosts) {
           EXPECT_TRUE(reads_ghost(i));
         if (ranks == 1) {
           EXPECT_TRUE(plan.ghosts.empty() && local.boundary.empty());
+          EXPECT_FALSE(plan.exchanges());
         } else {
           EXPECT_FALSE(local.boundary.empty()) << to_string(family) << ": every family's graph is connected";
+          EXPECT_TRUE(plan.exchanges()) << to_string(family) << ", rank " << r << " of " << ranks;
         }
       }
     }

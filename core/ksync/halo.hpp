@@ -85,6 +85,8 @@ struct halo_plan {
   std::vector<std::int64_t> sends;           // the local (owned) index of each value sent, in the target's order
 
   [[nodiscard]] std::int64_t local_columns() const noexcept { return owned + static_cast<std::int64_t>(ghosts.size()); }
+  // Whether this rank sends or receives anything in an exchange.
+  [[nodiscard]] bool exchanges() const noexcept { return !sends.empty() || !ghosts.empty(); }
 };
 
 // A rank's rows with local column indices, and which of them can run before the halo arrives.

@@ -335,7 +335,7 @@ template <class ExecutionSpace, class Matrix, class XView>
 [[nodiscard]] std::vector<MPI_Request> post_packed_halo(const ExecutionSpace& packer, MPI_Comm comm, const Matrix& a,
                                                         const XView& x, local_failure& failure, int tag) {
   const halo_plan& plan = a.plan();
-  if (!failure.failed() && (!plan.sends.empty() || !plan.ghosts.empty())) {
+  if (!failure.failed() && plan.exchanges()) {
     try {
       packer.fence("ksync::mpi::spmv: the halo is packed");
     } catch (...) {
@@ -400,9 +400,8 @@ void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed
   constexpr const char* interior = "ksync::mpi::spmv::interior";
   constexpr const char* boundary = "ksync::mpi::spmv::boundary";
   const auto& rows = a.local_matrix();
-  const bool travels = !a.plan().sends.empty() || !a.plan().ghosts.empty();
   if constexpr (!runs_on_host<ExecutionSpace>) {
-    if (travels) {
+    if (a.plan().exchanges()) {
       ExecutionSpace halo = exec;  // stays exec only where this rank failed before it had its own
       if (!failure.failed()) {
         try {
