@@ -7,7 +7,8 @@
 //                        multiprocessor (0: as many as fit), refused with std::invalid_argument when the
 //                        kernel cannot have that many resident;
 //   check_co_resident()  refuses a grid the device cannot hold at once (any launcher of a grid barrier);
-//   launch_cooperative() checks both, and cooperative-launch support, then cudaLaunchCooperativeKernel.
+//   launch_cooperative() checks both, and cooperative-launch support, then cudaLaunchCooperativeKernel;
+//   resident_blocks_of() how many blocks of a kernel fit on one multiprocessor (what the first two ask).
 // The loop every thread of such a grid runs over data larger than it is in grid/stride.cuh.
 #pragma once
 
@@ -28,15 +29,22 @@ struct grid_shape {
   int blocks_per_multiprocessor = 0;  // as launched
 };
 
+// How many blocks of `block_size` threads of `kernel` with `dynamic_shared_bytes` fit on one multiprocessor of
+// the current device at once (the occupancy API; 0 where none does).
+template <class Kernel>
+[[nodiscard]] int resident_blocks_of(Kernel kernel, int block_size, std::size_t dynamic_shared_bytes) {
+  int fit = 0;
+  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block_size, dynamic_shared_bytes));
+  return fit;
+}
+
 // Throws std::invalid_argument when `blocks` blocks of `block_size` threads of `kernel` with
 // `dynamic_shared_bytes` cannot all be resident on `device` at once: a grid barrier in them could never
 // release. `where` names the caller in the message.
 template <class Kernel>
 void check_co_resident(const char* where, Kernel kernel, unsigned int blocks, int block_size,
                        std::size_t dynamic_shared_bytes, int device) {
-  int per_multiprocessor = 0;
-  KSYNC_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_size, dynamic_shared_bytes));
+  const int per_multiprocessor = resident_blocks_of(kernel, block_size, dynamic_shared_bytes);
   const int multiprocessors = multiprocessor_count(device);
   const auto capacity = static_cast<unsigned long long>(per_multiprocessor) * multiprocessors;
   detail::check_argument(
@@ -55,8 +63,7 @@ grid_shape co_resident_grid(const char* where, Kernel kernel, int block_size, st
                          " is outside [1, 1024]");
   detail::check_argument(blocks_per_multiprocessor >= 0, where,
                          "blocks_per_multiprocessor = ", blocks_per_multiprocessor, " is negative");
-  int fit = 0;
-  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block_size, dynamic_shared_bytes));
+  const int fit = resident_blocks_of(kernel, block_size, dynamic_shared_bytes);
   detail::check_argument(fit > 0, where, "block_size = ", block_size, " with ", dynamic_shared_bytes,
                          " bytes of dynamic shared memory: no block of this kernel fits on a multiprocessor");
   detail::check_argument(blocks_per_multiprocessor <= fit, where,

@@ -27,14 +27,6 @@ grid_shape persistent_grid(const cg_run<T, Operator>& run, Kernel kernel, unsign
   return grid;
 }
 
-// How many blocks of `kernel` fit on one multiprocessor of the current device.
-template <class Kernel>
-int resident_per_multiprocessor(Kernel kernel) {
-  int fit = 0;
-  KSYNC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, cg_kernels::block_size, 0));
-  return fit;
-}
-
 // How many chunks of rows (one step kernel's block each) the busiest block of `grid` walks an iteration.
 template <class T, class Operator>
 unsigned int passes(const cg_run<T, Operator>& run, const grid_shape& grid) {
@@ -68,7 +60,7 @@ void launch_persistent(const cg_run<T, Operator>& run, const Barrier& barrier, L
       launch(kernel, grid, barrier, run.state(), run.op, run.vectors(), partials, run.options.tolerance,
              run.options.max_iterations, run.history);
     };
-    if (run.tuning.blocks_per_multiprocessor > resident_per_multiprocessor(roomy)) {
+    if (run.tuning.blocks_per_multiprocessor > resident_blocks_of(roomy, cg_kernels::block_size, 0)) {
       start(held, persistent_grid(run, held, 2));  // only the held build can have that many resident
       return;
     }
