@@ -9,11 +9,14 @@
 //   exchange(comm, plan, x)                 blocking, host memory: x holds plan.local_columns() values, the
 //                                           rank's own first; each rank sends the values its neighbours
 //                                           need and receives its ghosts into x[plan.owned ...].
-// Both check their arguments collectively: a mistake on one rank makes every rank throw collective_error.
+//   halo_memory, choose_halo(...)           where a distributed product's halo travels (the device's own
+//                                           memory, or pinned host memory), resolved collectively.
+// All check their arguments collectively: a mistake on one rank makes every rank throw collective_error.
 #pragma once
 
 #include <ksync/halo.hpp>
 #include <ksync/mpi/collective.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <mpi.h>
 
@@ -21,8 +24,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -140,6 +145,55 @@ void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
   constexpr int tag = 4242;  // the halo's values; nothing else travels between the ranks meanwhile
   auto requests = detail::post_halo(comm, plan, packed.data(), x.data() + plan.owned, tag);
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+}
+
+// Where a distributed product's halo travels from and to (ksync::mpi::spmv, ksync::cuda::mpi::spmv):
+//   direct     MPI reads the send buffer in the matrix's own memory and receives the ghosts straight there: no
+//              host copy. What a GPU-aware MPI allows on a GPU (ksync/mpi/device_memory.hpp).
+//   staged     both buffers in pinned host memory the device reads and writes: what an MPI that cannot read
+//              device memory needs.
+//   automatic  direct where this rank's MPI reads the matrix's memory, staged otherwise.
+enum class halo_memory { automatic, direct, staged };
+
+namespace detail {
+inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", "staged"};
+}  // namespace detail
+
+[[nodiscard]] constexpr std::string_view to_string(halo_memory memory) noexcept {
+  return ksync::detail::name_in(detail::halo_memory_names, memory);
+}
+
+// The path named `name` (as to_string spells it); throws std::invalid_argument for any other name.
+[[nodiscard]] inline halo_memory halo_memory_from_string(std::string_view name) {
+  return ksync::detail::value_named<halo_memory>(detail::halo_memory_names, name, "ksync::mpi::halo_memory_from_string",
+                                                 "halo path");
+}
+
+// Collective over comm: what `asked` resolves to on this rank. reaches() says whether this rank's MPI reads
+// and writes the matrix's memory (`memory`, its name for messages); it may throw std::invalid_argument (a bad
+// KSYNC_MPI_GPU_AWARE), which stops every rank instead of leaving them waiting. `direct` where the MPI cannot
+// read that memory, or a value that is no halo_memory, makes every rank throw collective_error.
+template <class Reaches>
+[[nodiscard]] halo_memory choose_halo(MPI_Comm comm, const char* where, halo_memory asked, std::string_view memory,
+                                      const Reaches& reaches) {
+  std::ostringstream problem;
+  bool reached = false;
+  if (!ksync::detail::named_in(detail::halo_memory_names, asked)) {
+    problem << "halo = " << static_cast<int>(asked) << " is not a ksync::mpi::halo_memory ("
+            << ksync::detail::listed(detail::halo_memory_names) << ")";
+  } else {
+    try {
+      reached = asked != halo_memory::staged && reaches();
+    } catch (const std::invalid_argument& error) {
+      problem << error.what();
+    }
+    if (problem.tellp() == 0 && asked == halo_memory::direct && !reached)
+      problem << "halo = direct, but this MPI does not read " << memory
+              << " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)";
+  }
+  check_collectively(comm, problem.tellp() == 0, where, problem.str());
+  if (asked == halo_memory::automatic) return reached ? halo_memory::direct : halo_memory::staged;
+  return asked;
 }
 
 }  // namespace ksync::mpi

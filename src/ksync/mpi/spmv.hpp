@@ -50,7 +50,6 @@
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/device_memory.hpp>
 #include <ksync/mpi/halo.hpp>
-#include <ksync/strategy_rows.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -59,10 +58,8 @@
 #include <any>
 #include <climits>
 #include <cstdint>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -104,23 +101,6 @@ struct row_set {
     return set;
   }
 };
-
-// Where a distributed product's halo travels from and to (see the top of the file).
-enum class halo_memory { automatic, direct, staged };
-
-namespace detail {
-inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", "staged"};
-}  // namespace detail
-
-[[nodiscard]] constexpr std::string_view to_string(halo_memory memory) noexcept {
-  return ksync::detail::name_in(detail::halo_memory_names, memory);
-}
-
-// The path named `name` (as to_string spells it); throws std::invalid_argument for any other name.
-[[nodiscard]] inline halo_memory halo_memory_from_string(std::string_view name) {
-  return ksync::detail::value_named<halo_memory>(detail::halo_memory_names, name, "ksync::mpi::halo_memory_from_string",
-                                                 "halo path");
-}
 
 // Whether this process's MPI reads and writes MemorySpace itself: host memory always, CUDA device memory where
 // the MPI says so (reads_cuda_memory), other device memory never (no query is asked for it).
@@ -236,28 +216,10 @@ class distributed_csr {
   using direct_buffer = Kokkos::View<T*, MemorySpace>;
   using staged_buffer = Kokkos::View<T*, Kokkos::SharedHostPinnedSpace>;
 
-  // Collective: what `asked` resolves to on this rank; `direct` where the MPI cannot read MemorySpace is
-  // refused on every rank.
+  // Collective: what `asked` resolves to on this rank (choose_halo, ksync/mpi/halo.hpp).
   static halo_memory chosen_halo(MPI_Comm comm, halo_memory asked) {
-    constexpr const char* where = "ksync::mpi::distributed_csr";
-    std::ostringstream problem;
-    bool reaches = false;
-    if (!ksync::detail::named_in(detail::halo_memory_names, asked)) {
-      problem << "halo = " << static_cast<int>(asked) << " is not a ksync::mpi::halo_memory ("
-              << ksync::detail::listed(detail::halo_memory_names) << ")";
-    } else {
-      try {  // a bad KSYNC_MPI_GPU_AWARE on one rank must stop every rank, not leave them waiting
-        reaches = asked != halo_memory::staged && mpi_reaches<MemorySpace>();
-      } catch (const std::invalid_argument& error) {
-        problem << error.what();
-      }
-      if (problem.tellp() == 0 && asked == halo_memory::direct && !reaches)
-        problem << "halo = direct, but this MPI does not read " << MemorySpace::name()
-                << " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)";
-    }
-    check_collectively(comm, problem.tellp() == 0, where, problem.str());
-    if (asked == halo_memory::automatic) return reaches ? halo_memory::direct : halo_memory::staged;
-    return asked;
+    return choose_halo(comm, "ksync::mpi::distributed_csr", asked, MemorySpace::name(),
+                       [] { return mpi_reaches<MemorySpace>(); });
   }
 
   halo_plan plan_;
