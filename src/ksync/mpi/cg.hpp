@@ -29,6 +29,7 @@
 
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
+#include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/spmv.hpp>
 #include <ksync/stencil.hpp>
@@ -48,43 +49,7 @@ namespace ksync::mpi {
 
 namespace detail {
 
-// Where in a solve a global sum comes: the start, or the iteration it belongs to.
-inline std::string sum_of(int iteration) {
-  return iteration < 0 ? std::string("the start") : "iteration " + std::to_string(iteration);
-}
-
-// `local` with one more value, 1 where this rank failed since the last sum (local_failure), else 0: summed
-// over the ranks it says whether any did.
-template <class T, int Count>
-std::array<T, Count + 1> with_failure_count(const std::array<T, Count>& local, const local_failure& failure) {
-  std::array<T, Count + 1> flagged{};
-  std::copy(local.begin(), local.end(), flagged.begin());
-  flagged[Count] = failure.failed() ? T(1) : T(0);
-  return flagged;
-}
-
-// The sums (all but the last value of `global`) where no rank failed; otherwise every rank throws
-// collective_error with the failing rank's message (one more collective, on every rank, since every rank
-// sees the same count).
-template <class T, int Count>
-std::array<T, Count - 1> sums_unless_failed(MPI_Comm comm, const std::array<T, Count>& global,
-                                            const local_failure& failure, int iteration) {
-  if (global[Count - 1] != T(0)) failure.check_everywhere(comm, "ksync::mpi::cg", sum_of(iteration));
-  std::array<T, Count - 1> sums{};
-  std::copy(global.begin(), global.end() - 1, sums.begin());
-  return sums;
-}
-
-// The sums of one MPI_Allreduce, element-wise over the ranks, and whether any rank failed since the last one
-// (then every rank throws, at this sum, which every rank reaches).
-template <class T, int Count>
-std::array<T, Count> sum_over_ranks(MPI_Comm comm, const std::array<T, Count>& local, const local_failure& failure,
-                                    int iteration) {
-  const auto flagged = with_failure_count<T, Count>(local, failure);
-  std::array<T, Count + 1> global{};
-  KSYNC_MPI_CHECK(MPI_Allreduce(flagged.data(), global.data(), Count + 1, datatype<T>(), MPI_SUM, comm));
-  return sums_unless_failed<T, Count + 1>(comm, global, failure, iteration);
-}
+inline constexpr const char* cg_where = "ksync::mpi::cg";  // what a failure mid-solve names
 
 // M^-1's entry at a local row: 1 / diag(A) with Jacobi, 1 without (inverse is then empty).
 template <class View>
@@ -144,28 +109,6 @@ std::array<typename Vector::non_const_value_type, 3> local_start(const Execution
   return sums;
 }
 
-// The start's global sums (r . M^-1 r, b . M^-1 b, the diagonal's check and, pipelined, w . M^-1 r) in one
-// MPI_Allreduce, and the start's scalar step on them.
-template <class T, int Count>
-ksync::detail::cg_scalars<T> started(MPI_Comm comm, const std::array<T, Count>& local, const local_failure& failure,
-                                     const cg_options& options, int first_iteration, double* history) {
-  static_assert(Count == 3 || Count == 4, "the classic start sums three values, the pipelined one four");
-  const auto sums = sum_over_ranks<T, Count>(comm, local, failure, -1);
-  ksync::detail::cg_scalars<T> s;
-  s.rho = sums[0];
-  s.rho_next = sums[1];
-  s.p_ap = sums[2];
-  if constexpr (Count == 4) s.delta = sums[3];
-  ksync::detail::cg_start(s,
-                          {.tolerance = options.tolerance,
-                           .max_iterations = options.max_iterations,
-                           .first_iteration = first_iteration,
-                           .preconditioned = options.preconditioner == cg_preconditioner::jacobi,
-                           .pipelined = Count == 4},
-                          history);
-  return s;
-}
-
 // One run of CG from x: the start (r = b - A x and its tests), then iterations until the state is done. A named
 // function with a spelled-out return type, not a lambda or `auto`: nvcc accepts the device lambdas below only
 // inside such a function.
@@ -184,8 +127,8 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   // still exchanges and sums up to the next sum, at which every rank stops with its message.
   local_failure failure;
   ksync::detail::cg_scalars<T> s =
-      started<T, 3>(comm, local_start(exec, comm, a, b, x, p, ap, r, weight, false, failure), failure, options,
-                    first_iteration, history);
+      started<T, 3>(comm, cg_where, local_start(exec, comm, a, b, x, p, ap, r, weight, false, failure), failure,
+                    options, first_iteration, history);
   if (s.done != 0) return s;
   try {
     Kokkos::parallel_for(
@@ -207,7 +150,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
         failure.hold();
       }
     }
-    s.p_ap = sum_over_ranks<T, 1>(comm, p_ap, failure, iteration)[0];
+    s.p_ap = sum_over_ranks<T, 1>(comm, cg_where, p_ap, failure, iteration)[0];
     const T alpha = s.rho / s.p_ap;
     std::array<T, 1> rho_next{};
     try {
@@ -223,7 +166,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     } catch (...) {
       failure.hold();
     }
-    s.rho_next = sum_over_ranks<T, 1>(comm, rho_next, failure, iteration)[0];
+    s.rho_next = sum_over_ranks<T, 1>(comm, cg_where, rho_next, failure, iteration)[0];
     ksync::detail::cg_advance(s, options.tolerance, options.max_iterations, history);
     if (s.done != 0) return s;
     const T beta = s.beta;
@@ -261,29 +204,6 @@ struct pipelined_pass_of_rank {
     rho += terms.rho;
     delta += terms.delta;
   }
-};
-
-// The sums of an MPI_Iallreduce in flight: its buffers live here until wait() returns the global sums.
-template <class T, int Count>
-class sums_in_flight {
- public:
-  sums_in_flight(MPI_Comm comm, const std::array<T, Count>& local) : local_(local) {
-    KSYNC_MPI_CHECK(MPI_Iallreduce(local_.data(), global_.data(), Count, datatype<T>(), MPI_SUM, comm, &request_));
-  }
-  sums_in_flight(const sums_in_flight&) = delete;
-  sums_in_flight& operator=(const sums_in_flight&) = delete;
-  ~sums_in_flight() {
-    if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);  // unwinding: the buffers must outlive it
-  }
-  std::array<T, Count> wait() {
-    KSYNC_MPI_CHECK(MPI_Wait(&request_, MPI_STATUS_IGNORE));
-    return global_;
-  }
-
- private:
-  std::array<T, Count> local_;
-  std::array<T, Count> global_{};
-  MPI_Request request_ = MPI_REQUEST_NULL;
 };
 
 // One run of the pipelined recurrence from x. Its start: r = b - A x, w = A M^-1 r, z = s = p = 0, and the
@@ -324,7 +244,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
       failure.hold();
     }
   }
-  ksync::detail::cg_scalars<T> s = started<T, 4>(comm, start, failure, options, first_iteration, history);
+  ksync::detail::cg_scalars<T> s = started<T, 4>(comm, cg_where, start, failure, options, first_iteration, history);
   if (s.done != 0) return s;
   // w.even == w.odd: the pass updates w in place, its product having run before it.
   const ksync::detail::cg_pipelined_vectors<T> vectors{.x = x.data(),
@@ -361,7 +281,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
     }
     sums_in_flight<T, 3> in_flight(comm, with_failure_count<T, 2>(sums, failure));
     spmv_unchecked(exec, comm, a, input, product, failure);  // the next n = A M^-1 w, while the sums travel
-    sums = sums_unless_failed<T, 3>(comm, in_flight.wait(), failure, iteration);
+    sums = sums_unless_failed<T, 3>(comm, cg_where, in_flight.wait(), failure, iteration);
     s.rho_next = sums[0];
     s.delta = sums[1];
     ksync::detail::cg_advance_pipelined(s, options.tolerance, options.max_iterations, history);
@@ -371,7 +291,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
       } catch (...) {
         failure.hold();
       }
-      failure.check_everywhere(comm, "ksync::mpi::cg", "the product after " + sum_of(iteration));
+      failure.check_everywhere(comm, cg_where, "the product after " + sum_of(iteration));
       return s;
     }
   }
