@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -61,7 +62,8 @@ namespace detail {
 
 // Collective: every rank of comm calls it with its own verdict. Returns when every rank is fine; otherwise
 // every rank throws collective_error("<where>: rank <r> of <size>: <problem of rank r>") for the lowest
-// failing rank r (problems are cut at 480 characters).
+// failing rank r (problems are cut at 480 characters; a problem that begins with "<where>: ", as a local
+// argument check's message does, loses that beginning instead of naming `where` twice).
 inline void check_collectively(MPI_Comm comm, bool ok, const std::string& where, const std::string& problem) {
   const int rank = rank_of(comm);
   const int mine = ok ? INT_MAX : rank;
@@ -69,7 +71,11 @@ inline void check_collectively(MPI_Comm comm, bool ok, const std::string& where,
   KSYNC_MPI_CHECK(MPI_Allreduce(&mine, &failing, 1, MPI_INT, MPI_MIN, comm));
   if (failing == INT_MAX) return;
   std::array<char, 481> text{};
-  if (rank == failing) std::memcpy(text.data(), problem.data(), std::min(problem.size(), text.size() - 1));
+  if (rank == failing) {
+    std::string_view told = problem;
+    if (const std::string prefix = where + ": "; told.starts_with(prefix)) told.remove_prefix(prefix.size());
+    std::memcpy(text.data(), told.data(), std::min(told.size(), text.size() - 1));
+  }
   KSYNC_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, failing, comm));
   std::ostringstream message;
   message << where << ": rank " << failing << " of " << size_of(comm) << ": " << text.data();

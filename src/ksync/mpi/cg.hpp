@@ -327,8 +327,6 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
     ksync::detail::check_cg_apart(where, b.data(), b.span(), x.data(), x.span());
   } catch (const std::invalid_argument& error) {
     problem = error.what();
-    const std::string prefix = std::string(where) + ": ";
-    if (problem.starts_with(prefix)) problem.erase(0, prefix.size());  // check_collectively names `where` itself
   }
   check_collectively(comm, problem.empty(), where, problem);
   detail::check_same_everywhere(comm, where, "options.tolerance", options.tolerance);
