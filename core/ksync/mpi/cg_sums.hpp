@@ -9,7 +9,8 @@
 //                                                     throws collective_error naming it;
 //   sums_in_flight(comm, local)                       the same through MPI_Iallreduce, waited for later (the
 //                                                     pipelined recurrence);
-//   started(comm, where, local, failure, options, ...) the start's sums and its scalar step (cg_start).
+//   started(comm, where, local, failure, options, ...) the start's sums and its scalar step (cg_start);
+//   check_options_agree(comm, where, options)         the options that steer the iteration, equal on every rank.
 // Every rank computes the scalars from the same sums, so all ranks stop together.
 #pragma once
 
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 
 namespace ksync::mpi::detail {
@@ -107,5 +109,15 @@ class sums_in_flight {
   std::array<T, Count> global_{};
   MPI_Request request_ = MPI_REQUEST_NULL;
 };
+
+// Collective: every rank must iterate alike, so the options that steer the iteration must agree; where one
+// differs, every rank throws collective_error naming it and its range.
+inline void check_options_agree(MPI_Comm comm, const char* where, const cg_options& options) {
+  check_same_everywhere(comm, where, "options.tolerance", options.tolerance);
+  check_same_everywhere(comm, where, "options.max_iterations", options.max_iterations);
+  check_same_everywhere(comm, where, "options.preconditioner", static_cast<std::int64_t>(options.preconditioner));
+  check_same_everywhere(comm, where, "options.check_true_residual", std::int64_t{options.check_true_residual});
+  check_same_everywhere(comm, where, "options.recurrence", static_cast<std::int64_t>(options.recurrence));
+}
 
 }  // namespace ksync::mpi::detail

@@ -329,12 +329,7 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
     problem = error.what();
   }
   check_collectively(comm, problem.empty(), where, problem);
-  detail::check_same_everywhere(comm, where, "options.tolerance", options.tolerance);
-  detail::check_same_everywhere(comm, where, "options.max_iterations", options.max_iterations);
-  detail::check_same_everywhere(comm, where, "options.preconditioner",
-                                static_cast<std::int64_t>(options.preconditioner));
-  detail::check_same_everywhere(comm, where, "options.check_true_residual", std::int64_t{options.check_true_residual});
-  detail::check_same_everywhere(comm, where, "options.recurrence", static_cast<std::int64_t>(options.recurrence));
+  detail::check_options_agree(comm, where, options);
 
   // The work Views and M^-1's entries, made on every rank before any rank exchanges: where one rank cannot
   // (out of memory, say), every rank stops here with its message.
