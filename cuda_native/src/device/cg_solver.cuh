@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/cuda/detail/cg/forms.cuh>
+#include <ksync/cuda/detail/device_memory.hpp>
 #include <ksync/cuda/device/cg.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
@@ -75,28 +76,9 @@ struct record_when_leaving {
   ~record_when_leaving() { (void)cudaEventRecord(done.get(), stream); }
 };
 
-inline const char* memory_type_name(cudaMemoryType type) {
-  switch (type) {
-    case cudaMemoryTypeUnregistered:
-      return "host memory unknown to CUDA";
-    case cudaMemoryTypeHost:
-      return "pinned host memory";
-    case cudaMemoryTypeDevice:
-      return "device memory";
-    case cudaMemoryTypeManaged:
-      return "managed memory";
-  }
-  return "memory of an unknown kind";
-}
-
 // The solver's kernels read b and write x as device memory of the solver's device (managed memory too).
 inline void check_device_memory(const char* name, const void* pointer, int device) {
-  cudaPointerAttributes attributes{};
-  KSYNC_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
-  const bool usable = attributes.type == cudaMemoryTypeManaged ||
-                      (attributes.type == cudaMemoryTypeDevice && attributes.device == device);
-  check_argument(usable, where, name, " = ", pointer, " is ", memory_type_name(attributes.type), " (device ",
-                 attributes.device, "); the solver reads b and writes x in device memory of device ", device);
+  check_device_memory(where, name, pointer, device, "the solver reads b and writes x");
 }
 
 }  // namespace detail
