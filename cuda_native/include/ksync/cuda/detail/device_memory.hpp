@@ -31,7 +31,9 @@ inline const char* memory_type_name(cudaMemoryType type) {
 // writes x").
 inline void check_device_memory(const char* where, const char* name, const void* pointer, int device, const char* use) {
   cudaPointerAttributes attributes{};
-  KSYNC_CUDA_CHECK(cudaPointerGetAttributes(&attributes, pointer));
+  const cudaError_t status = cudaPointerGetAttributes(&attributes, pointer);
+  if (status != cudaSuccess) (void)cudaGetLastError();  // not left for the next launch's check to report as its own
+  KSYNC_CUDA_CHECK(status);
   const bool usable = attributes.type == cudaMemoryTypeManaged ||
                       (attributes.type == cudaMemoryTypeDevice && attributes.device == device);
   ksync::detail::check_argument(usable, where, name, " = ", pointer, " is ", memory_type_name(attributes.type),
