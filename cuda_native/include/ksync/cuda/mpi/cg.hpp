@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// ksync::cuda::mpi::cg — conjugate gradients across the ranks of a communicator, each rank holding its block of
+// rows of A (a ksync::cuda::mpi::distributed_csr, ksync/cuda/mpi/spmv.hpp) and the same rows of b and x on its
+// GPU; the native twin of ksync::mpi::cg (src/ksync/mpi/cg.hpp). Link ksync::cuda_mpi.
+//
+//   ksync::cg_result result = ksync::cuda::mpi::cg(stream, comm, a, b, x[, options]);
+//
+// Collective and blocking (returns once CG stopped, the same result on every rank, x's last update complete).
+// b and x are device memory of the matrix's device holding a.owned_rows() values; x is the initial guess on
+// entry and this rank's rows of the solution on return. options.recurrence picks:
+//   classic    one distributed product (the halo travels while the interior rows run) and two global sums,
+//              each a local reduction whose value comes home through the mailbox (ksync/cuda/mailbox.hpp, no
+//              stream synchronization) and one blocking MPI_Allreduce: the host_scalars form of ksync::cuda::cg
+//              across ranks;
+//   pipelined  Ghysels and Vanroose's recurrence (ksync/cg_pipelined.hpp): one pass of updates with its first
+//              sum and a second reduction an iteration, whose two sums travel in one MPI_Iallreduce while the next
+//              product runs, halo and all.
+// The scalar steps, the stopping test, Jacobi (options.preconditioner), the history, the true-residual check
+// and the refusals of unusable input are those of ksync::cg (ksync/cg_types.hpp), and the global sums and the
+// failure count they carry those of ksync::mpi::cg (ksync/mpi/cg_sums.hpp): where one rank's own work throws
+// mid-solve (a launch, an allocation), it keeps exchanging and summing up to the next global sum, at which every
+// rank throws collective_error naming it; no rank is left waiting. Arguments are checked collectively: options
+// that differ between ranks, or a wrong pointer on one rank, stop every rank before any iterates.
+// Not here yet: the form whose scalars stay on the GPUs; options.check_every is not used (the host sees every
+// sum).
+#pragma once
+
+#include <ksync/cg_pipelined.hpp>
+#include <ksync/cg_types.hpp>
+#include <ksync/cuda/detail/device_memory.hpp>
+#include <ksync/cuda/detail/distributed/rows.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/mailbox.hpp>
+#include <ksync/cuda/mpi/spmv.hpp>
+#include <ksync/mpi/cg_sums.hpp>
+#include <ksync/mpi/collective.hpp>
+
+#include <mpi.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ksync::cuda::mpi {
+
+namespace detail {
+
+inline constexpr const char* cg_where = "ksync::cuda::mpi::cg";
+
+// A solve's work vectors on the matrix's device. The product's inputs (p; w and M^-1 w) span the local columns
+// (the product fills their ghosts); the rest are this rank's rows. inverse is empty without Jacobi, `input` is w
+// itself then.
+template <class T>
+struct cg_workspace {
+  device_buffer<T> p, r, ap, inverse;
+  device_buffer<T> w, preconditioned_w, z, s, product;
+  device_buffer<T> sums;  // the local sums, read home through the mailbox
+
+  [[nodiscard]] const T* inverse_or_null() const { return inverse.size() > 0 ? inverse.data() : nullptr; }
+  [[nodiscard]] T* input() const { return preconditioned_w.size() > 0 ? preconditioned_w.data() : w.data(); }
+};
+
+// The first Count local sums, home through the mailbox (waits on `stream` alone).
+template <class T, int Count>
+std::array<T, Count> sums_home(cudaStream_t stream, const device_buffer<T>& sums) {
+  std::array<T, Count> values{};
+  const mailbox::ticket posted = mailbox::post(stream, sums.data(), sizeof(values));
+  mailbox::wait(stream, posted, values.data(), sizeof(values));
+  return values;
+}
+
+// The start's local part in both recurrences: x into `input` (the product's input, spanning the local
+// columns), product = A x, r = b - A x, and this rank's r . M^-1 r, b . M^-1 b and the diagonal's check. With
+// keep_preconditioned_r (pipelined) M^-1 r goes into `input`, which the start's second product reads.
+template <class T, class Index, class Offset>
+std::array<T, 3> local_start(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, const T* b,
+                             const T* x, T* input, T* product, const cg_workspace<T>& v, bool keep_preconditioned_r,
+                             ksync::mpi::detail::local_failure& failure) {
+  const std::int64_t n = a.owned_rows();
+  unless_failed(failure, [&] {
+    if (n > 0)
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(input, x, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDefault, stream));
+  });
+  spmv_unchecked(stream, comm, a, input, product, failure);
+  std::array<T, 3> sums{};
+  unless_failed(failure, [&] {
+    ksync::cuda::detail::distributed::cg_start_rows(stream, n, b, static_cast<const T*>(product), v.r.data(),
+                                                    v.inverse_or_null(), keep_preconditioned_r ? input : nullptr,
+                                                    v.sums.data(), v.sums.data() + 1, v.sums.data() + 2);
+    sums = sums_home<T, 3>(stream, v.sums);
+  });
+  return sums;
+}
+
+// One run of classic CG from x: the start, then iterations until the state is done.
+template <class T, class Index, class Offset>
+ksync::detail::cg_scalars<T> cg_run_from(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a,
+                                         const T* b, T* x, const cg_workspace<T>& v, const cg_options& options,
+                                         int first_iteration, double* history) {
+  namespace rows = ksync::cuda::detail::distributed;
+  using ksync::mpi::detail::sum_over_ranks;
+  const std::int64_t n = a.owned_rows();
+  T* const p = v.p.data();
+  T* const ap = v.ap.data();
+  T* const r = v.r.data();
+  const T* const inverse = v.inverse_or_null();
+  ksync::mpi::detail::local_failure failure;
+  ksync::detail::cg_scalars<T> s =
+      ksync::mpi::detail::started<T, 3>(comm, cg_where, local_start(stream, comm, a, b, x, p, ap, v, false, failure),
+                                        failure, options, first_iteration, history);
+  if (s.done != 0) return s;
+  unless_failed(failure, [&] { rows::cg_direction_rows(stream, n, T(0), r, inverse, p, /*first=*/true); });
+  while (true) {
+    const int iteration = s.iteration + 1;
+    spmv_unchecked(stream, comm, a, p, ap, failure);
+    std::array<T, 1> p_ap{};
+    unless_failed(failure, [&] {
+      rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(ap), v.sums.data());
+      p_ap = sums_home<T, 1>(stream, v.sums);
+    });
+    s.p_ap = sum_over_ranks<T, 1>(comm, cg_where, p_ap, failure, iteration)[0];
+    const T alpha = s.rho / s.p_ap;
+    std::array<T, 1> rho_next{};
+    unless_failed(failure, [&] {
+      rows::cg_update_rows(stream, n, alpha, static_cast<const T*>(p), static_cast<const T*>(ap), x, r, inverse,
+                           v.sums.data());
+      rho_next = sums_home<T, 1>(stream, v.sums);
+    });
+    s.rho_next = sum_over_ranks<T, 1>(comm, cg_where, rho_next, failure, iteration)[0];
+    ksync::detail::cg_advance(s, options.tolerance, options.max_iterations, history);
+    if (s.done != 0) return s;
+    const T beta = s.beta;
+    unless_failed(failure, [&] { rows::cg_direction_rows(stream, n, beta, r, inverse, p, /*first=*/false); });
+  }
+}
+
+// One run of the pipelined recurrence from x. Its start: r = b - A x, w = A M^-1 r, z = s = p = 0, and its four
+// sums in one MPI_Allreduce. Then, each iteration, the pass (every update and the two sums of the new r and w),
+// whose MPI_Iallreduce travels while the next product A M^-1 w runs: that product needs the new w, not the sums.
+// A solve that stops has computed one product it does not use.
+template <class T, class Index, class Offset>
+ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm comm,
+                                                   const distributed_csr<T, Index, Offset>& a, const T* b, T* x,
+                                                   const cg_workspace<T>& v, const cg_options& options,
+                                                   int first_iteration, double* history) {
+  namespace rows = ksync::cuda::detail::distributed;
+  using ksync::mpi::detail::sums_in_flight;
+  const std::int64_t n = a.owned_rows();
+  T* const input = v.input();
+  T* const product = v.product.data();
+  const bool jacobi = v.inverse.size() > 0;
+  ksync::mpi::detail::local_failure failure;
+  // r . M^-1 r, b . M^-1 b, the diagonal's check, then w . M^-1 r.
+  std::array<T, 4> start{};
+  const auto first_three = local_start(stream, comm, a, b, x, input, product, v, true, failure);
+  std::copy(first_three.begin(), first_three.end(), start.begin());
+  spmv_unchecked(stream, comm, a, input, product, failure);  // w = A M^-1 r
+  // w.even == w.odd: the pass updates w in place, its product having run before it.
+  const ksync::detail::cg_pipelined_vectors<T> vectors{.x = x,
+                                                       .r = v.r.data(),
+                                                       .w = {.even = v.w.data(), .odd = v.w.data()},
+                                                       .z = v.z.data(),
+                                                       .s = v.s.data(),
+                                                       .p = v.p.data(),
+                                                       .inverse_diagonal = v.inverse_or_null()};
+  T* const preconditioned_w = jacobi ? input : nullptr;
+  unless_failed(failure, [&] {
+    rows::cg_pipelined_start_rows(stream, n, static_cast<const T*>(product), vectors, preconditioned_w, v.sums.data());
+    start[3] = sums_home<T, 1>(stream, v.sums)[0];
+  });
+  ksync::detail::cg_scalars<T> s =
+      ksync::mpi::detail::started<T, 4>(comm, cg_where, start, failure, options, first_iteration, history);
+  if (s.done != 0) return s;
+  spmv_unchecked(stream, comm, a, input, product, failure);  // n = A M^-1 w
+  while (true) {
+    const int iteration = s.iteration + 1;
+    const T alpha = s.rho / s.p_ap;
+    const T beta = s.beta;
+    std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r
+    unless_failed(failure, [&] {
+      rows::cg_pipelined_pass_rows(stream, n, static_cast<const T*>(product), vectors, preconditioned_w, alpha, beta,
+                                   v.sums.data());
+      sums = sums_home<T, 2>(stream, v.sums);
+    });
+    sums_in_flight<T, 3> in_flight(comm, ksync::mpi::detail::with_failure_count<T, 2>(sums, failure));
+    spmv_unchecked(stream, comm, a, input, product, failure);  // the next n = A M^-1 w, while the sums travel
+    sums = ksync::mpi::detail::sums_unless_failed<T, 3>(comm, cg_where, in_flight.wait(), failure, iteration);
+    s.rho_next = sums[0];
+    s.delta = sums[1];
+    ksync::detail::cg_advance_pipelined(s, options.tolerance, options.max_iterations, history);
+    if (s.done != 0) {
+      // The last product, unused, still runs: wait for it before its buffers go.
+      unless_failed(failure, [&] { KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+      failure.check_everywhere(comm, cg_where, "the product after " + ksync::mpi::detail::sum_of(iteration));
+      return s;
+    }
+  }
+}
+
+// The work vectors and M^-1's entries, made on every rank before any rank exchanges: where one rank cannot (no
+// room on its GPU, say), every rank stops here with its message.
+template <class T, class Index, class Offset>
+cg_workspace<T> make_workspace(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a,
+                               const cg_options& options) {
+  const auto rows = static_cast<std::size_t>(a.owned_rows());
+  const auto columns = static_cast<std::size_t>(a.local_columns());
+  const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
+  cg_workspace<T> v;
+  ksync::mpi::detail::local_failure setup;
+  try {
+    const auto vector = [&](std::size_t count) {
+      return count > 0 ? device_buffer<T>(count, cg_where) : device_buffer<T>();
+    };
+    v.r = vector(rows);
+    v.sums = vector(4);
+    if (jacobi) {
+      v.inverse = vector(rows);
+      ksync::cuda::detail::distributed::inverse_diagonal(stream, a.local_matrix(), v.inverse.data());
+    }
+    if (options.recurrence == cg_recurrence::classic) {
+      v.p = vector(columns);
+      v.ap = vector(rows);
+    } else {
+      v.w = vector(columns);
+      if (jacobi) v.preconditioned_w = vector(columns);
+      v.z = vector(rows);
+      v.s = vector(rows);
+      v.p = vector(rows);
+      v.product = vector(rows);
+    }
+  } catch (...) {
+    setup.hold();
+  }
+  setup.check_everywhere(comm, cg_where, "setting up the solve");
+  return v;
+}
+
+// Every rank checks its own arguments (and what `more` checks, throwing std::invalid_argument), then all learn
+// whether any failed; the options must agree.
+template <class T, class Index, class Offset, class MoreChecks>
+void check_solve_arguments(MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, const T* b, const T* x,
+                           const cg_options& options, const MoreChecks& more) {
+  const std::int64_t n = a.owned_rows();
+  std::string problem;
+  try {
+    ksync::detail::check_cg_options(cg_where, options);
+    ksync::detail::check_argument(a.plan().rank == ksync::mpi::rank_of(comm), cg_where, "the matrix is rank ",
+                                  a.plan().rank, "'s, not this rank's (", ksync::mpi::rank_of(comm), ")");
+    check_current_device(cg_where, a.device());
+    for (const auto& [pointer, name] : {std::pair<const T*, const char*>{b, "b"}, {x, "x"}}) {
+      ksync::detail::check_argument(pointer != nullptr || n == 0, cg_where, name, " is null but the matrix has ", n,
+                                    " rows here");
+      if (pointer != nullptr)
+        ksync::cuda::detail::check_device_memory(cg_where, name, pointer, a.device(),
+                                                 "the solver reads b and writes x");
+    }
+    ksync::detail::check_cg_apart(cg_where, b, static_cast<std::size_t>(n), x, static_cast<std::size_t>(n));
+    more();
+  } catch (const std::exception& error) {  // invalid_argument, or cuda_error from the pointer query
+    problem = error.what();
+  }
+  ksync::mpi::check_collectively(comm, problem.empty(), cg_where, problem);
+  ksync::mpi::detail::check_options_agree(comm, cg_where, options);
+}
+
+// The result of a solve whose last state is `s`, `history` (host) cut to the iterations it ran.
+template <class T>
+cg_result result_of(const ksync::detail::cg_scalars<T>& s, int restarts, const cg_options& options,
+                    std::vector<double>&& history) {
+  ksync::detail::check_cg_refusal(cg_where, s);
+  cg_result result = ksync::detail::cg_result_of(s);
+  result.restarts = restarts;
+  if (options.record_history) {
+    history.resize(static_cast<std::size_t>(s.iteration) + 1);
+    result.residual_history = std::move(history);
+  }
+  return result;
+}
+
+}  // namespace detail
+
+template <class T, class Index, class Offset>
+cg_result cg(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, const T* b, T* x,
+             const cg_options& options = {}) {
+  detail::check_solve_arguments(comm, a, b, static_cast<const T*>(x), options, [] {});
+  const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options);
+  std::vector<double> history(options.record_history ? static_cast<std::size_t>(options.max_iterations) + 1 : 0);
+  double* const history_data = options.record_history ? history.data() : nullptr;
+  const bool classic = options.recurrence == cg_recurrence::classic;
+  const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+    return classic ? detail::cg_run_from(stream, comm, a, b, x, v, options, first_iteration, history_data)
+                   : detail::cg_pipelined_run_from(stream, comm, a, b, x, v, options, first_iteration, history_data);
+  });
+  // No synchronization here: x's last update ran in a reduction whose value came home through the mailbox.
+  return detail::result_of(s, restarts, options, std::move(history));
+}
+
+}  // namespace ksync::cuda::mpi

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// One rank's device work in a distributed product or solve (ksync/cuda/detail/distributed/rows.hpp), for float and
+// double with every (Index, Offset) pair csr_matrix takes.
+#include <ksync/cg_pipelined.hpp>
+#include <ksync/cuda/detail/distributed/rows.hpp>
+#include <ksync/cuda/detail/spmv/reader.cuh>
+#include <ksync/cuda/device/parallel_for.cuh>
+#include <ksync/cuda/device/parallel_reduce.cuh>
+#include <ksync/stencil.hpp>  // jacobi_inverse
+#include "../device/csr_instances.hpp"
+
+#include <cstdint>
+
+namespace ksync::cuda::detail::distributed {
+
+namespace {
+
+// M^-1's entry i: inverse[i], or 1 without a preconditioner.
+template <class T>
+struct weight {
+  const T* inverse;
+  __device__ T operator()(std::int64_t i) const { return inverse == nullptr ? T(1) : inverse[i]; }
+};
+
+template <class T, class Index, class Offset>
+struct rows_product {
+  csr_matrix<T, Index, Offset> a;
+  row_set rows;
+  const T* x;
+  T* y;
+  __device__ void operator()(std::int64_t k) const {
+    const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
+    y[i] = a(x_reader<T>{x}, i);
+  }
+};
+
+template <class T>
+struct gathered {
+  const T* x;
+  const std::int64_t* indices;
+  T* out;
+  __device__ void operator()(std::int64_t k) const { out[k] = x[indices[k]]; }
+};
+
+template <class T, class Index, class Offset>
+struct inverted_diagonal {
+  csr_matrix<T, Index, Offset> a;
+  T* inverse;
+  __device__ void operator()(std::int64_t i) const { inverse[i] = jacobi_inverse(a.diagonal(i)); }
+};
+
+// The start's first sum: r = b - product (and M^-1 r), r . M^-1 r.
+template <class T>
+struct start_residual {
+  const T* b;
+  const T* product;
+  T* r;
+  weight<T> w;
+  T* preconditioned_r;
+  __device__ void operator()(std::int64_t i, T& sum) const {
+    const T r_i = b[i] - product[i];
+    r[i] = r_i;
+    const T u = w(i);
+    if (preconditioned_r != nullptr) preconditioned_r[i] = u * r_i;
+    sum += r_i * u * r_i;
+  }
+};
+
+template <class T>
+struct weighted_square {
+  const T* v;
+  weight<T> w;
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += v[i] * w(i) * v[i]; }
+};
+
+template <class T>
+struct unusable_weights {
+  weight<T> w;
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += w(i) - w(i); }  // 0, or NaN for NaN
+};
+
+template <class T>
+struct direction {
+  T beta;
+  const T* r;
+  weight<T> w;
+  T* p;
+  bool first;
+  __device__ void operator()(std::int64_t i) const { p[i] = first ? w(i) * r[i] : w(i) * r[i] + beta * p[i]; }
+};
+
+template <class T>
+struct product_terms {
+  const T* u;
+  const T* v;
+  __device__ void operator()(std::int64_t i, T& sum) const { sum += u[i] * v[i]; }
+};
+
+template <class T>
+struct update {
+  T alpha;
+  const T* p;
+  const T* ap;
+  T* x;
+  T* r;
+  weight<T> w;
+  __device__ void operator()(std::int64_t i, T& sum) const {
+    x[i] += alpha * p[i];
+    const T r_i = r[i] - alpha * ap[i];
+    r[i] = r_i;
+    sum += r_i * w(i) * r_i;
+  }
+};
+
+template <class T>
+struct pipelined_start {
+  const T* product;
+  ksync::detail::cg_pipelined_vectors<T> v;
+  T* input;
+  __device__ void operator()(std::int64_t i, T& sum) const {
+    const T w_i = product[i];
+    v.w.even[i] = w_i;
+    const T u = weight<T>{v.inverse_diagonal}(i);
+    if (input != nullptr) input[i] = u * w_i;
+    v.z[i] = 0;
+    v.s[i] = 0;
+    v.p[i] = 0;
+    sum += w_i * u * v.r[i];
+  }
+};
+
+// The pass and its first sum (r . M^-1 r); the second (w . M^-1 r) reads the new r and w after it.
+template <class T, bool Weighted>
+struct pipelined_pass {
+  const T* product;
+  ksync::detail::cg_pipelined_vectors<T> v;
+  T* input;
+  T alpha;
+  T beta;
+  __device__ void operator()(std::int64_t i, T& rho) const {
+    const auto terms = ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
+    if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
+    rho += terms.rho;
+  }
+};
+
+template <class T>
+struct pipelined_delta {
+  ksync::detail::cg_pipelined_vectors<T> v;
+  __device__ void operator()(std::int64_t i, T& delta) const {
+    delta += v.w.even[i] * (weight<T>{v.inverse_diagonal}(i)*v.r[i]);
+  }
+};
+
+constexpr reduce_strategy sums_by = reduce_strategy::last_block;  // one launch a sum, as ksync::cuda::cg's
+
+}  // namespace
+
+template <class T, class Index, class Offset>
+void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y) {
+  parallel_for(stream, rows.count, rows_product<T, Index, Offset>{a, rows, x, y});
+}
+
+template <class T>
+void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out) {
+  parallel_for(stream, count, gathered<T>{x, indices, out});
+}
+
+template <class T, class Index, class Offset>
+void inverse_diagonal(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, T* inverse) {
+  parallel_for(stream, a.rows(), inverted_diagonal<T, Index, Offset>{a, inverse});
+}
+
+template <class T>
+void cg_start_rows(cudaStream_t stream, std::int64_t n, const T* b, const T* product, T* r, const T* inverse,
+                   T* preconditioned_r, T* rr, T* bb, T* check) {
+  const weight<T> w{inverse};
+  parallel_reduce(stream, n, start_residual<T>{b, product, r, w, preconditioned_r}, rr, sums_by);
+  parallel_reduce(stream, n, weighted_square<T>{b, w}, bb, sums_by);
+  parallel_reduce(stream, n, unusable_weights<T>{w}, check, sums_by);
+}
+
+template <class T>
+void cg_direction_rows(cudaStream_t stream, std::int64_t n, T beta, const T* r, const T* inverse, T* p, bool first) {
+  parallel_for(stream, n, direction<T>{beta, r, weight<T>{inverse}, p, first});
+}
+
+template <class T>
+void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T* sum) {
+  parallel_reduce(stream, n, product_terms<T>{u, v}, sum, sums_by);
+}
+
+template <class T>
+void cg_update_rows(cudaStream_t stream, std::int64_t n, T alpha, const T* p, const T* ap, T* x, T* r, const T* inverse,
+                    T* sum) {
+  parallel_reduce(stream, n, update<T>{alpha, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+}
+
+template <class T>
+void cg_pipelined_start_rows(cudaStream_t stream, std::int64_t n, const T* product,
+                             const ksync::detail::cg_pipelined_vectors<T>& v, T* input, T* sum) {
+  parallel_reduce(stream, n, pipelined_start<T>{product, v, input}, sum, sums_by);
+}
+
+template <class T>
+void cg_pipelined_pass_rows(cudaStream_t stream, std::int64_t n, const T* product,
+                            const ksync::detail::cg_pipelined_vectors<T>& v, T* input, T alpha, T beta, T* sums) {
+  if (v.inverse_diagonal == nullptr) {
+    parallel_reduce(stream, n, pipelined_pass<T, false>{product, v, input, alpha, beta}, sums, sums_by);
+  } else {
+    parallel_reduce(stream, n, pipelined_pass<T, true>{product, v, input, alpha, beta}, sums, sums_by);
+  }
+  parallel_reduce(stream, n, pipelined_delta<T>{v}, sums + 1, sums_by);
+}
+
+#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                  \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*); \
+  template void inverse_diagonal(cudaStream_t, const csr_matrix<T, Index, Offset>&, T*);
+KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
+#undef KSYNC_DISTRIBUTED_MATRIX_ROWS
+
+#define KSYNC_DISTRIBUTED_VECTOR_ROWS(T)                                                                     \
+  template void gather(cudaStream_t, const T*, const std::int64_t*, std::int64_t, T*);                       \
+  template void cg_start_rows(cudaStream_t, std::int64_t, const T*, const T*, T*, const T*, T*, T*, T*, T*); \
+  template void cg_direction_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, bool);              \
+  template void cg_dot_rows(cudaStream_t, std::int64_t, const T*, const T*, T*);                             \
+  template void cg_update_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, T*, const T*, T*);     \
+  template void cg_pipelined_start_rows(cudaStream_t, std::int64_t, const T*,                                \
+                                        const ksync::detail::cg_pipelined_vectors<T>&, T*, T*);              \
+  template void cg_pipelined_pass_rows(cudaStream_t, std::int64_t, const T*,                                 \
+                                       const ksync::detail::cg_pipelined_vectors<T>&, T*, T, T, T*);
+KSYNC_DISTRIBUTED_VECTOR_ROWS(float)
+KSYNC_DISTRIBUTED_VECTOR_ROWS(double)
+#undef KSYNC_DISTRIBUTED_VECTOR_ROWS
+
+}  // namespace ksync::cuda::detail::distributed

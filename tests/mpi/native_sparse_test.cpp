@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ksync::cuda::mpi::spmv and ksync::cuda::mpi::cg (ksync/cuda/mpi/) on however many ranks mpiexec starts
+// (CTest: 1, 2 and 3), the ranks sharing the GPUs there are (rank r takes GPU r mod the visible count): each rank
+// holds its block of rows of a generated matrix on its GPU. The product must give the one-GPU
+// ksync::cuda::spmv rows bit for bit and x's ghosts the other ranks' entries; the solve must stop within one
+// iteration of the one-GPU ksync::cuda::cg of the same recurrence with a solution as close as the tolerance
+// allows; bad input on one rank stops every rank. Without a GPU every test skips.
+#include "../support/sparse.hpp"
+#include "world.hpp"
+
+#include <ksync/cuda/csr_matrix.hpp>
+#include <ksync/cuda/device/cg.hpp>
+#include <ksync/cuda/device/spmv.hpp>
+#include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/mpi/cg.hpp>
+#include <ksync/cuda/mpi/spmv.hpp>
+#include <ksync/cuda/runtime.hpp>
+#include <ksync/cuda/stream.hpp>
+#include <ksync/mpi/device_memory.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using matrix = ksync::host_csr_matrix<double, std::int32_t>;
+using distributed = ksync::cuda::mpi::distributed_csr<double, std::int32_t>;
+using ksync::rows_of;
+using ksync::mpi::halo_memory;
+using ksync::test::sparse_family;
+
+// Makes GPU (node-local rank mod the visible GPUs) current; false where no GPU is visible.
+bool take_a_gpu() {
+  const int visible = ksync::cuda::visible_device_count();
+  if (visible == 0) return false;
+  EXPECT_EQ(cudaSetDevice(ksync::mpi::local_rank(MPI_COMM_WORLD) % visible), cudaSuccess);
+  return true;
+}
+
+#define KSYNC_NEEDS_A_GPU() \
+  if (!take_a_gpu()) GTEST_SKIP() << "ksync-skip: needs a CUDA GPU (the ranks may share one)"
+
+// The whole matrix on this rank's GPU, for the one-GPU references.
+struct whole_matrix {
+  ksync::cuda::device_buffer<std::int32_t> offsets, columns;
+  ksync::cuda::device_buffer<double> values;
+  ksync::cuda::csr_matrix<double, std::int32_t> a;
+  whole_matrix(cudaStream_t stream, const matrix& host)
+      : offsets(host.row_offsets),
+        columns(host.columns),
+        values(host.values),
+        a(stream, host.rows, host.cols, host.nnz(), offsets.data(), columns.data(), values.data()) {}
+};
+
+// The halo paths this MPI allows: staged always, direct where it reads CUDA memory.
+std::vector<halo_memory> halo_paths() {
+  std::vector<halo_memory> paths{halo_memory::staged};
+  if (ksync::mpi::reads_cuda_memory()) paths.push_back(halo_memory::direct);
+  return paths;
+}
+
+// The first i < count where `differs(i)`, or count: a check that reports instead of returning early, since a rank
+// that left a test here would leave the others waiting in the next collective.
+template <class Differs>
+std::int64_t first_where(std::int64_t count, const Differs& differs) {
+  for (std::int64_t i = 0; i < count; ++i)
+    if (differs(i)) return i;
+  return count;
+}
+
+double x_at(std::int64_t j, int round) {
+  return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
+}
+
+TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const ksync::cuda::stream first_stream;
+  const ksync::cuda::stream second_stream;
+  for (const halo_memory halo : halo_paths()) {
+    for (const auto family : ksync::test::all_sparse_families) {
+      const matrix a =
+          ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 5 : 11);
+      const ksync::row_partition partition(a.rows, size);
+      const std::int64_t first = partition.begin(rank);
+      const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), halo);
+      EXPECT_EQ(part.owned_rows(), partition.size(rank));
+      EXPECT_EQ(part.halo(), halo);
+      const ksync::halo_plan& plan = part.plan();
+      const whole_matrix whole(first_stream.get(), a);
+      // Two products, the second with another x on another stream: the matrix keeps its buffers and events.
+      for (int round = 0; round < 2; ++round) {
+        const cudaStream_t stream = round == 0 ? first_stream.get() : second_stream.get();
+        std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+        for (std::int64_t j = 0; j < a.cols; ++j)
+          x_global[j] = x_at(j, round);
+        std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()),
+                                    std::numeric_limits<double>::quiet_NaN());
+        std::copy_n(x_global.begin() + first, plan.owned, x_local.begin());
+        const ksync::cuda::device_buffer<double> x(x_local.empty() ? std::vector<double>{0.0} : x_local);
+        const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(std::max<std::int64_t>(plan.owned, 1)));
+        ksync::cuda::mpi::spmv(stream, MPI_COMM_WORLD, part, x.data(), y.data());
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        const ksync::cuda::device_buffer<double> x_all(x_global);
+        const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
+        ksync::cuda::spmv(stream, whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
+                          ksync::spmv_strategy::row_per_thread);
+        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        const auto x_after = x.to_host();
+        const auto y_host = y.to_host();
+        const auto expected = y_all.to_host();
+        const std::string where = to_string(family) + ", halo " + std::string(ksync::mpi::to_string(halo)) + ", rank " +
+                                  std::to_string(rank) + " of " + std::to_string(size) + ", round " +
+                                  std::to_string(round);
+        const auto ghosts = static_cast<std::int64_t>(plan.ghosts.size());
+        EXPECT_EQ(
+            first_where(ghosts, [&](std::int64_t g) { return x_after[plan.owned + g] != x_global[plan.ghosts[g]]; }),
+            ghosts)
+            << where << ": the first wrong ghost";
+        EXPECT_EQ(first_where(plan.owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), plan.owned)
+            << where << ": the first row that differs";
+      }
+    }
+  }
+}
+
+// A null or host x on one rank, or rows that do not match the partition, stop every rank with the message
+// before any rank sends; so does a direct halo the MPI cannot read.
+TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)));
+  const ksync::cuda::stream stream;
+  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.local_columns()));
+  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
+  std::vector<double> host_x(static_cast<std::size_t>(part.local_columns()));
+  const auto refuses = [&](double* x_here, const std::string& text) {
+    try {
+      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x_here, y.data());
+      ADD_FAILURE() << "no exception for " << text;
+    } catch (const ksync::mpi::collective_error& error) {
+      EXPECT_EQ(error.failing_rank(), faulty);
+      EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
+    }
+  };
+  const std::string prefix = "ksync::cuda::mpi::spmv: rank " + std::to_string(faulty) + " of " + std::to_string(size);
+  refuses(rank == faulty ? nullptr : x.data(), prefix + ": x is null");
+  refuses(rank == faulty ? host_x.data() : x.data(), "x = ");
+  refuses(rank == faulty ? host_x.data() : x.data(), "is host memory unknown to CUDA");
+  const std::int64_t last = partition.end(rank) - (rank == faulty && partition.size(rank) > 0 ? 1 : 0);
+  EXPECT_THROW(distributed(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), last)),
+               ksync::mpi::collective_error);
+  if (!ksync::mpi::reads_cuda_memory()) {
+    try {
+      const distributed direct(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)),
+                               halo_memory::direct);
+      ADD_FAILURE() << "no exception";
+    } catch (const ksync::mpi::collective_error& error) {
+      EXPECT_NE(std::string(error.what()).find("halo = direct, but this MPI does not read CUDA device memory"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+}
+
+// A rank whose own CUDA call fails in the product (ksync::cuda::fail_cuda_call_after: the 4th checked call, past
+// the argument checks' three) still sends and receives its halo, then throws what it caught: the other ranks'
+// products return, and the next product on every rank gives the one-GPU rows bit for bit.
+TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9);
+  const ksync::row_partition partition(a.rows, size);
+  const std::int64_t first = partition.begin(rank);
+  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)));
+  const ksync::cuda::stream stream;
+  std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+  for (std::int64_t j = 0; j < a.cols; ++j)
+    x_global[j] = x_at(j, 0);
+  std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()), 0.0);
+  std::copy_n(x_global.begin() + first, part.owned_rows(), x_local.begin());
+  const ksync::cuda::device_buffer<double> x(x_local);
+  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
+  if (rank == faulty) ksync::cuda::fail_cuda_call_after(4);
+  bool threw = false;
+  try {
+    ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data());
+  } catch (const ksync::cuda::cuda_error& error) {
+    threw = true;
+    EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
+  }
+  ksync::cuda::fail_cuda_call_after(0);
+  EXPECT_EQ(threw, rank == faulty) << "rank " << rank;
+  ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data());
+  EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+  const whole_matrix whole(stream.get(), a);
+  const ksync::cuda::device_buffer<double> x_all(x_global);
+  const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
+  ksync::cuda::spmv(stream.get(), whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
+                    ksync::spmv_strategy::row_per_thread);
+  EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+  const auto y_host = y.to_host();
+  const auto expected = y_all.to_host();
+  EXPECT_EQ(first_where(part.owned_rows(), [&](std::int64_t i) { return y_host[i] != expected[first + i]; }),
+            part.owned_rows())
+      << "rank " << rank << ": the first row that differs";
+}
+
+// Solves every generated family with and without Jacobi on the ranks, and on this rank's GPU alone with
+// ksync::cuda::cg's `reference` form, and compares the two.
+void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form, halo_memory halo) {
+  const auto [rank, size] = ksync::test::world();
+  const ksync::cuda::stream stream;
+  for (const auto family : ksync::test::all_sparse_families) {
+    const int m = family == sparse_family::poisson_3d ? 6 : 13;
+    for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
+      const matrix a = ksync::test::generate<double, std::int32_t>(family, m);
+      const ksync::row_partition partition(a.rows, size);
+      const std::vector<double> b = ksync::test::sparse_right_hand_side<double>(a.rows, 7);
+      ksync::cg_options options;
+      options.tolerance = 1e-10;
+      options.preconditioner = preconditioner;
+      options.recurrence = recurrence;
+      options.record_history = true;
+      const std::int64_t first = partition.begin(rank);
+      const std::int64_t count = partition.size(rank);
+      const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, first + count), halo);
+      const ksync::cuda::device_buffer<double> b_rows(
+          std::vector<double>(b.begin() + first, b.begin() + first + count));
+      const ksync::cuda::device_buffer<double> x(std::vector<double>(static_cast<std::size_t>(count), 0.0));
+      const ksync::cg_result result =
+          ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_rows.data(), x.data(), options);
+
+      const whole_matrix whole(stream.get(), a);
+      const ksync::cuda::device_buffer<double> b_all(b);
+      const ksync::cuda::device_buffer<double> x_all(std::vector<double>(b.size(), 0.0));
+      const ksync::cg_result reference = ksync::cuda::cg(
+          stream.get(), whole.a, static_cast<const double*>(b_all.data()), x_all.data(), reference_form, options);
+      EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+
+      const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", " +
+                                std::string(to_string(recurrence)) + ", halo " +
+                                std::string(ksync::mpi::to_string(part.halo())) + ", rank " + std::to_string(rank) +
+                                " of " + std::to_string(size);
+      EXPECT_TRUE(reference.converged) << where;
+      EXPECT_TRUE(result.converged) << where;
+      EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;
+      EXPECT_LE(result.relative_residual, options.tolerance) << where;
+      EXPECT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1) << where;
+      const auto x_host = x.to_host();
+      const auto x_one = x_all.to_host();
+      double largest = 0;
+      for (const double entry : x_one)
+        largest = std::max(largest, std::abs(entry));
+      EXPECT_EQ(first_where(
+                    count, [&](std::int64_t i) { return !(std::abs(x_host[i] - x_one[first + i]) <= 1e-7 * largest); }),
+                count)
+          << where << ": the first row further than 1e-7 of the largest entry from the one-GPU x";
+    }
+  }
+}
+
+TEST(MpiNativeCg, EveryRankStopsWithTheOneGpuSolve) {
+  KSYNC_NEEDS_A_GPU();
+  for (const halo_memory halo : halo_paths())
+    expect_the_one_gpu_solve(ksync::cg_recurrence::classic, ksync::cg_form::host_scalars, halo);
+}
+
+// The pipelined recurrence, its sums reduced while the next product runs, against ksync::cuda::cg's fused form
+// of the same recurrence.
+TEST(MpiNativeCg, ThePipelinedRecurrenceStopsWithTheOneGpuSolve) {
+  KSYNC_NEEDS_A_GPU();
+  for (const halo_memory halo : halo_paths())
+    expect_the_one_gpu_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused, halo);
+}
+
+// Options that differ between ranks or a null b on one rank stop every rank with the message before any rank
+// iterates; a diagonal Jacobi cannot use is refused on every rank, x left as it was.
+TEST(MpiNativeCg, BadInputOnOneRankStopsEveryRank) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const ksync::cuda::stream stream;
+  matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  const std::int64_t first = partition.begin(rank);
+  const std::int64_t count = partition.size(rank);
+  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, first + count));
+  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(count), 1.0));
+  const ksync::cuda::device_buffer<double> x(std::vector<double>(static_cast<std::size_t>(count), 0.0));
+  const auto refuses = [&](const double* b_here, const ksync::cg_options& options, const std::string& text) {
+    try {
+      (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_here, x.data(), options);
+      ADD_FAILURE() << "no exception for " << text;
+    } catch (const ksync::mpi::collective_error& error) {
+      EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
+    }
+  };
+  refuses(rank == faulty ? nullptr : b.data(), {},
+          "ksync::cuda::mpi::cg: rank " + std::to_string(faulty) + " of " + std::to_string(size) + ": b is null");
+  if (size > 1) {
+    ksync::cg_options options;
+    options.max_iterations = rank == faulty ? 20 : 10;
+    refuses(b.data(), options, "options.max_iterations");
+  }
+  // A zero on the diagonal of the last row: Jacobi refuses it on every rank.
+  for (auto k = a.row_offsets[a.rows - 1]; k < a.row_offsets[a.rows]; ++k)
+    if (a.columns[k] == a.rows - 1) a.values[k] = 0.0;
+  const distributed singular(MPI_COMM_WORLD, partition, rows_of(a, first, first + count));
+  ksync::cg_options jacobi;
+  jacobi.preconditioner = ksync::cg_preconditioner::jacobi;
+  EXPECT_THROW((void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, singular, b.data(), x.data(), jacobi),
+               std::invalid_argument);
+  for (const double entry : x.to_host())
+    EXPECT_EQ(entry, 0.0);
+}
+
+}  // namespace
