@@ -6,6 +6,7 @@
 // iteration of the one-GPU ksync::cuda::cg of the same recurrence with a solution as close as the tolerance
 // allows; bad input on one rank stops every rank. Without a GPU every test skips.
 #include "../support/sparse.hpp"
+#include "gpu_ranks.hpp"
 #include "world.hpp"
 
 #include <ksync/cuda/csr_matrix.hpp>
@@ -15,6 +16,8 @@
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/mpi/cg.hpp>
 #include <ksync/cuda/mpi/spmv.hpp>
+#include <ksync/cuda/node/mpi.hpp>
+#include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/runtime.hpp>
 #include <ksync/cuda/stream.hpp>
 #include <ksync/mpi/device_memory.hpp>
@@ -221,9 +224,11 @@ TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
       << "rank " << rank << ": the first row that differs";
 }
 
-// Solves every generated family with and without Jacobi on the ranks, and on this rank's GPU alone with
-// ksync::cuda::cg's `reference` form, and compares the two.
-void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form, halo_memory halo) {
+// Solves every generated family with and without Jacobi on the ranks (through `nccl` where given: the form whose
+// scalars stay on the GPUs), and on this rank's GPU alone with ksync::cuda::cg's `reference` form, and compares
+// the two.
+void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form, halo_memory halo,
+                              const ksync::cuda::node::nccl_communicator* nccl = nullptr) {
   const auto [rank, size] = ksync::test::world();
   const ksync::cuda::stream stream;
   for (const auto family : ksync::test::all_sparse_families) {
@@ -243,8 +248,11 @@ void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form re
       const ksync::cuda::device_buffer<double> b_rows(
           std::vector<double>(b.begin() + first, b.begin() + first + count));
       const ksync::cuda::device_buffer<double> x(std::vector<double>(static_cast<std::size_t>(count), 0.0));
+      options.check_every = 4;  // the NCCL form's batches: a few past convergence, none past max_iterations
       const ksync::cg_result result =
-          ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_rows.data(), x.data(), options);
+          nccl == nullptr
+              ? ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_rows.data(), x.data(), options)
+              : ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, *nccl, part, b_rows.data(), x.data(), options);
 
       const whole_matrix whole(stream.get(), a);
       const ksync::cuda::device_buffer<double> b_all(b);
@@ -287,6 +295,73 @@ TEST(MpiNativeCg, ThePipelinedRecurrenceStopsWithTheOneGpuSolve) {
   KSYNC_NEEDS_A_GPU();
   for (const halo_memory halo : halo_paths())
     expect_the_one_gpu_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused, halo);
+}
+
+// The classic recurrence with its scalars on the GPUs (NCCL: halo, sums and scalar steps on the streams) against
+// ksync::cuda::cg's device_scalars form; a pipelined recurrence is refused there on every rank. NCCL takes one GPU a
+// rank: with fewer GPUs than ranks on a node this skips.
+TEST(MpiNativeCg, TheNcclFormStopsWithTheOneGpuSolve) {
+  if (!ksync::test::every_rank_has_a_gpu()) GTEST_SKIP() << "ksync-skip: the NCCL form needs a CUDA GPU for every rank";
+  if (!ksync::cuda::node::has_nccl()) GTEST_SKIP() << "ksync-skip: this build has no NCCL";
+  (void)ksync::cuda::mpi::select_device(MPI_COMM_WORLD);
+  const auto nccl = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
+  expect_the_one_gpu_solve(ksync::cg_recurrence::classic, ksync::cg_form::device_scalars, halo_memory::automatic,
+                           &nccl);
+  const auto [rank, size] = ksync::test::world();
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)));
+  const ksync::cuda::stream stream;
+  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0));
+  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.owned_rows()));
+  ksync::cg_options pipelined;
+  pipelined.recurrence = ksync::cg_recurrence::pipelined;
+  try {
+    (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, nccl, part, b.data(), x.data(), pipelined);
+    ADD_FAILURE() << "no exception";
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_NE(std::string(error.what()).find("the NCCL form runs the classic recurrence"), std::string::npos)
+        << error.what();
+  }
+}
+
+// A rank whose own CUDA call fails mid-solve (ksync::cuda::fail_cuda_call_after, at several depths: the start, the
+// first iterations, later ones) leaves no rank waiting: every rank throws collective_error at the next global sum,
+// naming that rank and its error, and the next solve converges on every rank. Both recurrences.
+TEST(MpiNativeCg, ARankThatFailsMidSolveStopsEveryRank) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 13);
+  const ksync::row_partition partition(a.rows, size);
+  const std::int64_t first = partition.begin(rank);
+  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)));
+  const ksync::cuda::stream stream;
+  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0));
+  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.owned_rows()));
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    for (const int nth : {9, 23, 61}) {
+      ksync::cg_options options;
+      options.tolerance = 1e-10;
+      options.recurrence = recurrence;
+      const std::string where = std::string(to_string(recurrence)) + ", call " + std::to_string(nth) + ", rank " +
+                                std::to_string(rank) + " of " + std::to_string(size);
+      EXPECT_EQ(cudaMemset(x.data(), 0, x.size() * sizeof(double)), cudaSuccess);
+      if (rank == faulty) ksync::cuda::fail_cuda_call_after(nth);
+      try {
+        (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b.data(), x.data(), options);
+        ADD_FAILURE() << "no exception: " << where;
+      } catch (const ksync::mpi::collective_error& error) {
+        EXPECT_EQ(error.failing_rank(), faulty) << where;
+        EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
+      }
+      ksync::cuda::fail_cuda_call_after(0);
+      EXPECT_EQ(cudaMemset(x.data(), 0, x.size() * sizeof(double)), cudaSuccess);
+      const ksync::cg_result after =
+          ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b.data(), x.data(), options);
+      EXPECT_TRUE(after.converged) << "the solve after the failure, " << where;
+    }
+  }
 }
 
 // Options that differ between ranks or a null b on one rank stop every rank with the message before any rank

@@ -2,6 +2,8 @@
 // One GPU per MPI rank (CTest runs it with 2 ranks): choosing each rank's GPU, and the device-resident
 // distributed reduce through NCCL against a host reference. Without a GPU for every rank, the tests that
 // need them skip, and the one that checks the "rank without a GPU" error runs instead (it needs no GPU).
+#include "gpu_ranks.hpp"
+
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/node/mpi.hpp>
 #include <ksync/cuda/node/nccl.hpp>
@@ -19,13 +21,7 @@ namespace {
 
 using ksync::reduce_op;
 
-bool every_rank_has_a_gpu() {
-  const int local = ksync::mpi::local_rank(MPI_COMM_WORLD);
-  const int mine = local < ksync::cuda::visible_device_count() ? 1 : 0;
-  int all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all == 1;
-}
+using ksync::test::every_rank_has_a_gpu;
 
 TEST(MpiDevice, ARankWithoutAGpuStopsEveryRank) {
   if (every_rank_has_a_gpu()) GTEST_SKIP() << "ksync-skip: every rank has a GPU here, so no rank lacks one";

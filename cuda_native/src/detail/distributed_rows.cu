@@ -2,10 +2,12 @@
 // One rank's device work in a distributed product or solve (ksync/cuda/detail/distributed/rows.hpp), for float and
 // double with every (Index, Offset) pair csr_matrix takes.
 #include <ksync/cg_pipelined.hpp>
+#include <ksync/cuda/detail/cg/kernels.cuh>  // start_kernel, advance_kernel
 #include <ksync/cuda/detail/distributed/rows.hpp>
 #include <ksync/cuda/detail/spmv/reader.cuh>
 #include <ksync/cuda/device/parallel_for.cuh>
 #include <ksync/cuda/device/parallel_reduce.cuh>
+#include <ksync/cuda/error.hpp>
 #include <ksync/stencil.hpp>  // jacobi_inverse
 #include "../device/csr_instances.hpp"
 
@@ -152,6 +154,39 @@ struct pipelined_delta {
   }
 };
 
+template <class T>
+struct state_direction {
+  const ksync::detail::cg_scalars<T>* state;
+  const T* r;
+  weight<T> w;
+  T* p;
+  __device__ void operator()(std::int64_t i) const {
+    if (state->done != 0) return;
+    p[i] = w(i) * r[i] + state->beta * p[i];
+  }
+};
+
+// As `update`, alpha from the state; the sum is still formed once done (nothing reads it then).
+template <class T>
+struct state_update {
+  const ksync::detail::cg_scalars<T>* state;
+  const T* p;
+  const T* ap;
+  T* x;
+  T* r;
+  weight<T> w;
+  __device__ void operator()(std::int64_t i, T& sum) const {
+    T r_i = r[i];
+    if (state->done == 0) {
+      const T alpha = state->rho / state->p_ap;
+      x[i] += alpha * p[i];
+      r_i -= alpha * ap[i];
+      r[i] = r_i;
+    }
+    sum += r_i * w(i) * r_i;
+  }
+};
+
 constexpr reduce_strategy sums_by = reduce_strategy::last_block;  // one launch a sum, as ksync::cuda::cg's
 
 }  // namespace
@@ -213,21 +248,54 @@ void cg_pipelined_pass_rows(cudaStream_t stream, std::int64_t n, const T* produc
   parallel_reduce(stream, n, pipelined_delta<T>{v}, sums + 1, sums_by);
 }
 
+template <class T>
+void cg_state_start(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, const ksync::detail::cg_start_step& step,
+                    double* history) {
+  cg_kernels::start_kernel<T><<<1, 1, 0, stream>>>(state, step, history);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mpi::cg start_kernel");
+}
+
+template <class T>
+void cg_state_direction_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* r,
+                             const T* inverse, T* p) {
+  parallel_for(stream, n, state_direction<T>{state, r, weight<T>{inverse}, p});
+}
+
+template <class T>
+void cg_state_update_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* p,
+                          const T* ap, T* x, T* r, const T* inverse, T* sum) {
+  parallel_reduce(stream, n, state_update<T>{state, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+}
+
+template <class T>
+void cg_state_advance(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, double tolerance, int max_iterations,
+                      double* history) {
+  cg_kernels::advance_kernel<T><<<1, 1, 0, stream>>>(state, tolerance, max_iterations, history);
+  KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mpi::cg advance_kernel");
+}
+
 #define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                  \
   template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*); \
   template void inverse_diagonal(cudaStream_t, const csr_matrix<T, Index, Offset>&, T*);
 KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
 #undef KSYNC_DISTRIBUTED_MATRIX_ROWS
 
-#define KSYNC_DISTRIBUTED_VECTOR_ROWS(T)                                                                     \
-  template void gather(cudaStream_t, const T*, const std::int64_t*, std::int64_t, T*);                       \
-  template void cg_start_rows(cudaStream_t, std::int64_t, const T*, const T*, T*, const T*, T*, T*, T*, T*); \
-  template void cg_direction_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, bool);              \
-  template void cg_dot_rows(cudaStream_t, std::int64_t, const T*, const T*, T*);                             \
-  template void cg_update_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, T*, const T*, T*);     \
-  template void cg_pipelined_start_rows(cudaStream_t, std::int64_t, const T*,                                \
-                                        const ksync::detail::cg_pipelined_vectors<T>&, T*, T*);              \
-  template void cg_pipelined_pass_rows(cudaStream_t, std::int64_t, const T*,                                 \
+#define KSYNC_DISTRIBUTED_VECTOR_ROWS(T)                                                                           \
+  template void gather(cudaStream_t, const T*, const std::int64_t*, std::int64_t, T*);                             \
+  template void cg_start_rows(cudaStream_t, std::int64_t, const T*, const T*, T*, const T*, T*, T*, T*, T*);       \
+  template void cg_state_start(cudaStream_t, ksync::detail::cg_scalars<T>*, const ksync::detail::cg_start_step&,   \
+                               double*);                                                                           \
+  template void cg_state_direction_rows(cudaStream_t, std::int64_t, const ksync::detail::cg_scalars<T>*, const T*, \
+                                        const T*, T*);                                                             \
+  template void cg_state_update_rows(cudaStream_t, std::int64_t, const ksync::detail::cg_scalars<T>*, const T*,    \
+                                     const T*, T*, T*, const T*, T*);                                              \
+  template void cg_state_advance(cudaStream_t, ksync::detail::cg_scalars<T>*, double, int, double*);               \
+  template void cg_direction_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, bool);                    \
+  template void cg_dot_rows(cudaStream_t, std::int64_t, const T*, const T*, T*);                                   \
+  template void cg_update_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, T*, const T*, T*);           \
+  template void cg_pipelined_start_rows(cudaStream_t, std::int64_t, const T*,                                      \
+                                        const ksync::detail::cg_pipelined_vectors<T>&, T*, T*);                    \
+  template void cg_pipelined_pass_rows(cudaStream_t, std::int64_t, const T*,                                       \
                                        const ksync::detail::cg_pipelined_vectors<T>&, T*, T, T, T*);
 KSYNC_DISTRIBUTED_VECTOR_ROWS(float)
 KSYNC_DISTRIBUTED_VECTOR_ROWS(double)

@@ -87,6 +87,32 @@ void nccl_all_reduce_in_place(const node::nccl_communicator& comm, cudaStream_t 
 #endif
 }
 
+template <class T>
+void nccl_exchange_halo(const node::nccl_communicator& comm, cudaStream_t stream, const halo_plan& plan,
+                        const T* packed, T* ghosts) {
+#if KSYNC_HAS_NCCL
+  const auto handle = static_cast<ncclComm_t>(comm.native_handle());
+  KSYNC_NCCL_CHECK(ncclGroupStart());
+  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s)
+    KSYNC_NCCL_CHECK(ncclRecv(ghosts + plan.source_offsets[s],
+                              static_cast<std::size_t>(plan.source_offsets[s + 1] - plan.source_offsets[s]),
+                              nccl_type<T>(), plan.source_ranks[s], handle, stream));
+  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t)
+    KSYNC_NCCL_CHECK(ncclSend(packed + plan.target_offsets[t],
+                              static_cast<std::size_t>(plan.target_offsets[t + 1] - plan.target_offsets[t]),
+                              nccl_type<T>(), plan.target_ranks[t], handle, stream));
+  KSYNC_NCCL_CHECK(ncclGroupEnd());
+#else
+  (void)comm, (void)stream, (void)plan, (void)packed, (void)ghosts;
+  no_nccl("ksync::cuda::mpi::cg (the NCCL form's halo)");
+#endif
+}
+
+template void nccl_exchange_halo<float>(const node::nccl_communicator&, cudaStream_t, const halo_plan&, const float*,
+                                        float*);
+template void nccl_exchange_halo<double>(const node::nccl_communicator&, cudaStream_t, const halo_plan&, const double*,
+                                         double*);
+
 }  // namespace detail
 
 namespace node {

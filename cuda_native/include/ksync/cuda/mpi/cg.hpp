@@ -5,10 +5,11 @@
 // GPU; the native twin of ksync::mpi::cg (src/ksync/mpi/cg.hpp). Link ksync::cuda_mpi.
 //
 //   ksync::cg_result result = ksync::cuda::mpi::cg(stream, comm, a, b, x[, options]);
+//   ksync::cg_result result = ksync::cuda::mpi::cg(stream, comm, nccl, a, b, x[, options]);  scalars on the GPUs
 //
 // Collective and blocking (returns once CG stopped, the same result on every rank, x's last update complete).
 // b and x are device memory of the matrix's device holding a.owned_rows() values; x is the initial guess on
-// entry and this rank's rows of the solution on return. options.recurrence picks:
+// entry and this rank's rows of the solution on return. Without a communicator, options.recurrence picks:
 //   classic    one distributed product (the halo travels while the interior rows run) and two global sums,
 //              each a local reduction whose value comes home through the mailbox (ksync/cuda/mailbox.hpp, no
 //              stream synchronization) and one blocking MPI_Allreduce: the host_scalars form of ksync::cuda::cg
@@ -16,14 +17,20 @@
 //   pipelined  Ghysels and Vanroose's recurrence (ksync/cg_pipelined.hpp): one pass of updates with its first
 //              sum and a second reduction an iteration, whose two sums travel in one MPI_Iallreduce while the next
 //              product runs, halo and all.
+// With `nccl` (a ksync::cuda::node::nccl_communicator joining the same ranks, one GPU each: make_nccl_communicator,
+// ksync/cuda/node/mpi.hpp) the classic recurrence runs with every scalar on the GPUs, as ksync::cuda::cg's
+// device_scalars form does on one: the halo goes by ncclSend/ncclRecv on the matrix's halo stream, each global sum
+// is an ncclAllReduce in place in the device state, and the scalar steps are one-thread kernels, so the host only
+// enqueues: it looks at the state after the start and then every options.check_every iterations, one batch
+// behind, through the mailbox. Every rank's state holds the same sums, so all ranks enqueue the same batches.
 // The scalar steps, the stopping test, Jacobi (options.preconditioner), the history, the true-residual check
-// and the refusals of unusable input are those of ksync::cg (ksync/cg_types.hpp), and the global sums and the
-// failure count they carry those of ksync::mpi::cg (ksync/mpi/cg_sums.hpp): where one rank's own work throws
+// and the refusals of unusable input are those of ksync::cg (ksync/cg_types.hpp). In the MPI form the global sums
+// and the failure count they carry are ksync::mpi::cg's (ksync/mpi/cg_sums.hpp): where one rank's own work throws
 // mid-solve (a launch, an allocation), it keeps exchanging and summing up to the next global sum, at which every
-// rank throws collective_error naming it; no rank is left waiting. Arguments are checked collectively: options
-// that differ between ranks, or a wrong pointer on one rank, stop every rank before any iterates.
-// Not here yet: the form whose scalars stay on the GPUs; options.check_every is not used (the host sees every
-// sum).
+// rank throws collective_error naming it; no rank is left waiting. The NCCL form cannot do that: a rank that
+// throws mid-solve leaves the others' GPUs waiting in NCCL, so end the job (MPI_Abort). Arguments are checked
+// collectively in both: options that differ between ranks, or a wrong pointer on one rank, stop every rank
+// before any iterates.
 #pragma once
 
 #include <ksync/cg_pipelined.hpp>
@@ -34,6 +41,7 @@
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/mpi/spmv.hpp>
+#include <ksync/cuda/node/nccl.hpp>
 #include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
 
@@ -43,6 +51,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -63,6 +72,9 @@ struct cg_workspace {
   device_buffer<T> p, r, ap, inverse;
   device_buffer<T> w, preconditioned_w, z, s, product;
   device_buffer<T> sums;  // the local sums, read home through the mailbox
+  // The NCCL form's scalars and residual history, on the device.
+  device_buffer<ksync::detail::cg_scalars<T>> state;
+  device_buffer<double> history;
 
   [[nodiscard]] const T* inverse_or_null() const { return inverse.size() > 0 ? inverse.data() : nullptr; }
   [[nodiscard]] T* input() const { return preconditioned_w.size() > 0 ? preconditioned_w.data() : w.data(); }
@@ -205,11 +217,74 @@ ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm
   }
 }
 
+// One run of classic CG from x with every scalar on the device (the NCCL form): the global sums are NCCL
+// all-reduces in place in the state, the halo NCCL sends and receives, all on the GPUs' streams; the host looks at
+// the state after the start, then every check_every iterations one batch behind (cg_look_one_batch_behind). Every
+// rank's state holds the same sums, so every rank enqueues the same batches and the same exchanges.
+template <class T, class Index, class Offset>
+ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node::nccl_communicator& nccl,
+                                                const distributed_csr<T, Index, Offset>& a, const T* b, T* x,
+                                                const cg_workspace<T>& v, const cg_options& options,
+                                                int first_iteration, double* history) {
+  namespace rows = ksync::cuda::detail::distributed;
+  using state_type = ksync::detail::cg_scalars<T>;
+  using ksync::cuda::detail::nccl_all_reduce_in_place;
+  const std::int64_t n = a.owned_rows();
+  T* const p = v.p.data();
+  T* const ap = v.ap.data();
+  T* const r = v.r.data();
+  const T* const inverse = v.inverse_or_null();
+  state_type* const state = v.state.data();
+  static_assert(offsetof(state_type, rho_next) == sizeof(T) && offsetof(state_type, delta) == 2 * sizeof(T) &&
+                    offsetof(state_type, p_ap) == 3 * sizeof(T),
+                "the start sums rho, rho_next, delta and p_ap as four neighbours");
+  KSYNC_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(state_type), stream));  // delta stays 0: classic
+  if (n > 0)
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(p, x, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDefault, stream));
+  spmv_nccl_unchecked(stream, nccl, a, p, ap);
+  rows::cg_start_rows(stream, n, b, static_cast<const T*>(ap), r, inverse, static_cast<T*>(nullptr), &state->rho,
+                      &state->rho_next, &state->p_ap);
+  nccl_all_reduce_in_place(nccl, stream, &state->rho, 4, reduce_op::sum);
+  rows::cg_state_start(stream, state,
+                       {.tolerance = options.tolerance,
+                        .max_iterations = options.max_iterations,
+                        .first_iteration = first_iteration,
+                        .preconditioned = inverse != nullptr,
+                        .pipelined = false},
+                       history);
+  const auto post = [&] { return mailbox::post(stream, state, sizeof(state_type)); };
+  const auto wait = [&](mailbox::ticket posted) {
+    state_type s;
+    mailbox::wait(stream, posted, &s, sizeof(s));
+    return s;
+  };
+  if (const state_type s = wait(post()); s.done != 0) return s;  // converged or refused at the start: no batch
+  const auto iterate = [&] {
+    rows::cg_state_direction_rows(stream, n, static_cast<const state_type*>(state), static_cast<const T*>(r), inverse,
+                                  p);  // p = M^-1 r + beta p, beta 0 after the start
+    spmv_nccl_unchecked(stream, nccl, a, p, ap);
+    rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(ap), &state->p_ap);
+    nccl_all_reduce_in_place(nccl, stream, &state->p_ap, 1, reduce_op::sum);
+    rows::cg_state_update_rows(stream, n, static_cast<const state_type*>(state), static_cast<const T*>(p),
+                               static_cast<const T*>(ap), x, r, inverse, &state->rho_next);
+    nccl_all_reduce_in_place(nccl, stream, &state->rho_next, 1, reduce_op::sum);
+    rows::cg_state_advance(stream, state, options.tolerance, options.max_iterations, history);
+  };
+  const int per_batch = std::min(options.check_every, options.max_iterations);
+  return ksync::detail::cg_look_one_batch_behind(
+      per_batch, options.max_iterations,
+      [&] {
+        for (int k = 0; k < per_batch; ++k)
+          iterate();
+      },
+      post, wait);
+}
+
 // The work vectors and M^-1's entries, made on every rank before any rank exchanges: where one rank cannot (no
 // room on its GPU, say), every rank stops here with its message.
 template <class T, class Index, class Offset>
 cg_workspace<T> make_workspace(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a,
-                               const cg_options& options) {
+                               const cg_options& options, bool scalars_on_device) {
   const auto rows = static_cast<std::size_t>(a.owned_rows());
   const auto columns = static_cast<std::size_t>(a.local_columns());
   const bool jacobi = options.preconditioner == cg_preconditioner::jacobi;
@@ -221,6 +296,11 @@ cg_workspace<T> make_workspace(cudaStream_t stream, MPI_Comm comm, const distrib
     };
     v.r = vector(rows);
     v.sums = vector(4);
+    if (scalars_on_device) {
+      v.state = device_buffer<ksync::detail::cg_scalars<T>>(1, cg_where);
+      if (options.record_history)
+        v.history = device_buffer<double>(static_cast<std::size_t>(options.max_iterations) + 1, cg_where);
+    }
     if (jacobi) {
       v.inverse = vector(rows);
       ksync::cuda::detail::distributed::inverse_diagonal(stream, a.local_matrix(), v.inverse.data());
@@ -291,7 +371,7 @@ template <class T, class Index, class Offset>
 cg_result cg(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, const T* b, T* x,
              const cg_options& options = {}) {
   detail::check_solve_arguments(comm, a, b, static_cast<const T*>(x), options, [] {});
-  const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options);
+  const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options, /*scalars_on_device=*/false);
   std::vector<double> history(options.record_history ? static_cast<std::size_t>(options.max_iterations) + 1 : 0);
   double* const history_data = options.record_history ? history.data() : nullptr;
   const bool classic = options.recurrence == cg_recurrence::classic;
@@ -301,6 +381,39 @@ cg_result cg(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index,
   });
   // No synchronization here: x's last update ran in a reduction whose value came home through the mailbox.
   return detail::result_of(s, restarts, options, std::move(history));
+}
+
+// The form whose scalars stay on the GPUs (see the top of the file): `nccl` joins the ranks of comm, one GPU each
+// (ksync::cuda::mpi::make_nccl_communicator), rank for rank. Classic recurrence only.
+template <class T, class Index, class Offset>
+cg_result cg(cudaStream_t stream, MPI_Comm comm, const node::nccl_communicator& nccl,
+             const distributed_csr<T, Index, Offset>& a, const T* b, T* x, const cg_options& options = {}) {
+  detail::check_solve_arguments(comm, a, b, static_cast<const T*>(x), options, [&] {
+    ksync::detail::check_argument(node::has_nccl(), detail::cg_where,
+                                  "the NCCL form needs a build of ksync with NCCL (node::has_nccl() is false)");
+    ksync::detail::check_argument(nccl.ranks() == ksync::mpi::size_of(comm) && nccl.rank() == ksync::mpi::rank_of(comm),
+                                  detail::cg_where, "nccl is rank ", nccl.rank(), " of ", nccl.ranks(),
+                                  " but this is rank ", ksync::mpi::rank_of(comm), " of ", ksync::mpi::size_of(comm),
+                                  " of comm: the communicators must match rank for rank");
+    ksync::detail::check_argument(options.recurrence == cg_recurrence::classic, detail::cg_where,
+                                  "options.recurrence = ", to_string(options.recurrence),
+                                  ": the NCCL form runs the classic recurrence (the MPI form runs both)");
+  });
+  const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options, /*scalars_on_device=*/true);
+  double* const history = options.record_history ? v.history.data() : nullptr;
+  const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+    return detail::cg_device_run_from(stream, nccl, a, b, x, v, options, first_iteration, history);
+  });
+  std::vector<double> host_history;
+  if (options.record_history) {
+    host_history.resize(static_cast<std::size_t>(s.iteration) + 1);
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(host_history.data(), history, host_history.size() * sizeof(double),
+                                     cudaMemcpyDeviceToHost, stream));
+  }
+  // The batch enqueued past the converged one still runs its (idle) steps and exchanges on every rank: wait for
+  // it before the work vectors go, and for the history.
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return detail::result_of(s, restarts, options, std::move(host_history));
 }
 
 }  // namespace ksync::cuda::mpi

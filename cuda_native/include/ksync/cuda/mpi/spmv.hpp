@@ -38,6 +38,7 @@
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/host_memory.hpp>
+#include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/stream.hpp>
 #include <ksync/detail/spmv_choice.hpp>  // check_spmv_disjoint
 #include <ksync/halo.hpp>
@@ -99,9 +100,9 @@ class distributed_csr {
       interior_ = rows_of(local.interior, interior_list_);
       boundary_ = rows_of(local.boundary, boundary_list_);
       sends_ = copied(plan_.sends);
-      if (halo_ == halo_memory::direct) {
-        if (!plan_.sends.empty()) device_send_ = device_buffer<T>(plan_.sends.size(), where);
-      } else {
+      // The device buffer serves a direct halo and the NCCL product; a staged halo goes through pinned memory.
+      if (!plan_.sends.empty()) device_send_ = device_buffer<T>(plan_.sends.size(), where);
+      if (halo_ == halo_memory::staged) {
         if (!plan_.sends.empty()) pinned_send_ = pinned_buffer<T>(plan_.sends.size(), cudaHostAllocDefault, where);
         if (!plan_.ghosts.empty()) pinned_receive_ = pinned_buffer<T>(plan_.ghosts.size(), cudaHostAllocDefault, where);
       }
@@ -134,6 +135,7 @@ class distributed_csr {
   [[nodiscard]] T* send_buffer() const noexcept {
     return halo_ == halo_memory::direct ? device_send_.data() : pinned_send_.data();
   }
+  [[nodiscard]] T* device_send_buffer() const noexcept { return device_send_.data(); }
   [[nodiscard]] T* staged_ghosts() const noexcept { return pinned_receive_.data(); }
   [[nodiscard]] cudaStream_t halo_stream() const noexcept { return halo_stream_->get(); }
   [[nodiscard]] const event& x_ready() const noexcept { return *x_ready_; }
@@ -173,7 +175,7 @@ class distributed_csr {
   row_set boundary_;
   device_buffer<std::int64_t> sends_;
   halo_memory halo_ = halo_memory::automatic;
-  device_buffer<T> device_send_;         // direct: the packed entries; the ghosts arrive in x
+  device_buffer<T> device_send_;         // direct and NCCL: the packed entries; the ghosts arrive in x
   pinned_buffer<T> pinned_send_;         // staged
   pinned_buffer<T> pinned_receive_;      // staged
   std::unique_ptr<stream> halo_stream_;  // behind pointers: the matrix stays movable, its handles in place
@@ -245,6 +247,32 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
     });
   }
   unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
+}
+
+// The product with its halo through NCCL on the halo stream (ksync::cuda::mpi::cg's NCCL form): the same order of
+// events as spmv_unchecked, but nothing waits on the host, so a solve whose scalars stay on the GPUs can enqueue
+// iterations ahead. The entries are packed into the device send buffer and the ghosts received straight into x.
+template <class T, class Index, class Offset>
+void spmv_nccl_unchecked(cudaStream_t stream, const node::nccl_communicator& nccl,
+                         const distributed_csr<T, Index, Offset>& a, T* x, T* y) {
+  using ksync::cuda::detail::distributed::multiply_rows;
+  const halo_plan& plan = a.plan();
+  if (plan.exchanges()) {
+    const cudaStream_t halo = a.halo_stream();
+    a.x_ready().record(stream);  // x complete; the last product's boundary rows (readers of the ghosts) done
+    a.x_ready().make_wait(halo);
+    if (!plan.sends.empty())
+      ksync::cuda::detail::distributed::gather(halo, static_cast<const T*>(x), a.send_indices(),
+                                               static_cast<std::int64_t>(plan.sends.size()), a.device_send_buffer());
+    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y);  // no ghost: beside the exchange
+    ksync::cuda::detail::nccl_exchange_halo(nccl, halo, plan, static_cast<const T*>(a.device_send_buffer()),
+                                            x + plan.owned);
+    a.ghosts_in().record(halo);
+    a.ghosts_in().make_wait(stream);  // the boundary rows read the ghosts next
+  } else {
+    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y);
+  }
+  multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
 }
 
 // Throws std::invalid_argument unless `device` (the matrix's) is the current one: the product's kernels and the

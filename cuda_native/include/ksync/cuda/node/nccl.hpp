@@ -15,6 +15,7 @@
 
 #include <ksync/cuda/node/device_group.hpp>
 #include <ksync/cuda/value_types.hpp>
+#include <ksync/halo.hpp>
 #include <ksync/types.hpp>
 
 #include <cuda_runtime_api.h>
@@ -55,6 +56,12 @@ void nccl_all_reduce_in_place(node::device_group& group, std::span<T* const> buf
 template <class T>
 void nccl_all_reduce_in_place(const node::nccl_communicator& comm, cudaStream_t stream, T* data, std::size_t count,
                               reduce_op op);
+// The halo of a distributed product through NCCL on `stream` (ksync::cuda::mpi::cg's NCCL form): one group of
+// an ncclRecv of each source rank's ghosts into `ghosts` and an ncclSend of each target rank's entries from
+// `packed` (both device memory, in the plan's order; ksync/halo.hpp). Float and double.
+template <class T>
+void nccl_exchange_halo(const node::nccl_communicator& comm, cudaStream_t stream, const halo_plan& plan,
+                        const T* packed, T* ghosts);
 }  // namespace ksync::cuda::detail
 
 namespace ksync::cuda::node {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <ksync/cg_pipelined.hpp>
+#include <ksync/cg_types.hpp>
 #include <ksync/cuda/csr_matrix.hpp>
 
 #include <cuda_runtime_api.h>
@@ -66,5 +67,24 @@ void cg_pipelined_start_rows(cudaStream_t stream, std::int64_t n, const T* produ
 template <class T>
 void cg_pipelined_pass_rows(cudaStream_t stream, std::int64_t n, const T* product,
                             const ksync::detail::cg_pipelined_vectors<T>& v, T* input, T alpha, T beta, T* sums);
+
+// The classic steps whose scalars stay on the device (the NCCL form of ksync::cuda::mpi::cg): they read alpha and
+// beta from `state` (ksync/cg_types.hpp) and leave every vector alone once state->done is set.
+//   state_start    the start's test (cg_start) on the global sums in state->rho, rho_next and p_ap;
+//   direction      p = M^-1 r + state->beta p;
+//   update         x += alpha p, r -= alpha ap with alpha = state->rho / state->p_ap, *sum = r . M^-1 r;
+//   state_advance  the iteration's scalar step (cg_advance) once the global r . M^-1 r is in state->rho_next.
+template <class T>
+void cg_state_start(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, const ksync::detail::cg_start_step& step,
+                    double* history);
+template <class T>
+void cg_state_direction_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* r,
+                             const T* inverse, T* p);
+template <class T>
+void cg_state_update_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* p,
+                          const T* ap, T* x, T* r, const T* inverse, T* sum);
+template <class T>
+void cg_state_advance(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, double tolerance, int max_iterations,
+                      double* history);
 
 }  // namespace ksync::cuda::detail::distributed
