@@ -17,6 +17,11 @@
 //   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
 //                              MPI_Waitall, and the ghosts' copy into x where they were staged
 //   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
+//   native cg classic, native cg pipelined, native cg nccl, native product, native interior, native boundary
+//                              the same with ksync::cuda::mpi::cg and ksync::cuda::mpi::spmv (the native half, on
+//                              the Kokkos instance's CUDA stream), where the build has it (Kokkos on CUDA and
+//                              ksync::cuda_mpi); `native cg nccl` (the NCCL form, scalars on the GPUs) where every
+//                              rank has a GPU of its own and the build has NCCL
 // product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
 // --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged); the report names
 // the path rank 0 took.
@@ -30,6 +35,17 @@
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
+
+#if KSYNC_MPI_BENCH_NATIVE
+#include <ksync/cuda/mpi/cg.hpp>
+#include <ksync/cuda/mpi/spmv.hpp>
+#include <ksync/cuda/node/mpi.hpp>
+#include <ksync/cuda/node/nccl.hpp>
+#include <ksync/cuda/runtime.hpp>
+
+#include <optional>
+#include <utility>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -117,6 +133,64 @@ struct row {
   double us;
 };
 
+#if KSYNC_MPI_BENCH_NATIVE
+// The NCCL communicator of the form whose scalars stay on the GPUs, made by main where every rank has a GPU of its
+// own (NCCL takes one a rank) and the build has NCCL; null otherwise (then that row is left out).
+const ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
+
+// The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
+void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
+                    const ksync::host_csr_matrix<double, std::int32_t>& mine, const ksync::row_partition& partition,
+                    std::vector<row>& rows) {
+  const cudaStream_t stream = exec.cuda_stream();
+  const ksync::cuda::mpi::distributed_csr<double, std::int32_t> a(MPI_COMM_WORLD, partition, mine, s.halo);
+  const std::int64_t n = a.owned_rows();
+  Kokkos::View<double*> x("ksync::bench::mpi::native_x", a.local_columns());
+  Kokkos::View<double*> y("ksync::bench::mpi::native_y", n);
+  Kokkos::View<double*> b("ksync::bench::mpi::native_b", n);
+  Kokkos::deep_copy(exec, b, 1.0);
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    ksync::cg_options options;
+    options.tolerance = std::numeric_limits<double>::min();  // never met, as above
+    options.max_iterations = s.iterations;
+    options.recurrence = recurrence;
+    const double us = slowest_median_us(exec, s.repetitions, [&] {
+      Kokkos::deep_copy(exec, x, 0.0);
+      const ksync::cg_result result = ksync::cuda::mpi::cg(stream, MPI_COMM_WORLD, a, b.data(), x.data(), options);
+      if (result.iterations != s.iterations)
+        throw std::runtime_error("ksync_mpi_bench: the native solve stopped after " +
+                                 std::to_string(result.iterations) + " iterations, not " +
+                                 std::to_string(s.iterations));
+    });
+    rows.push_back({m, "native cg " + std::string(ksync::to_string(recurrence)), us / s.iterations});
+  }
+  if (bench_nccl != nullptr) {
+    ksync::cg_options options;
+    options.tolerance = std::numeric_limits<double>::min();
+    options.max_iterations = s.iterations;
+    const double us = slowest_median_us(exec, s.repetitions, [&] {
+      Kokkos::deep_copy(exec, x, 0.0);
+      const ksync::cg_result result =
+          ksync::cuda::mpi::cg(stream, MPI_COMM_WORLD, *bench_nccl, a, b.data(), x.data(), options);
+      if (result.iterations != s.iterations)
+        throw std::runtime_error("ksync_mpi_bench: the NCCL solve stopped after " + std::to_string(result.iterations) +
+                                 " iterations, not " + std::to_string(s.iterations));
+    });
+    rows.push_back({m, "native cg nccl", us / s.iterations});
+  }
+  Kokkos::deep_copy(exec, x, 1.0);
+  rows.push_back({m, "native product", slowest_median_us(exec, s.repetitions, [&] {
+                    ksync::cuda::mpi::spmv(stream, MPI_COMM_WORLD, a, x.data(), y.data());
+                  })});
+  for (const auto& [name, set] :
+       {std::pair{"native interior", a.interior_rows()}, {"native boundary", a.boundary_rows()}})
+    rows.push_back({m, name, slowest_median_us(exec, s.repetitions, [&] {
+                      ksync::cuda::detail::distributed::multiply_rows(stream, a.local_matrix(), set,
+                                                                      static_cast<const double*>(x.data()), y.data());
+                    })});
+}
+#endif
+
 // The rows of one m; `path` becomes where this rank's halo travelled.
 std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, ksync::mpi::halo_memory& path) {
   const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
@@ -171,6 +245,9 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
                     double global[2];
                     MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
                   })});
+#if KSYNC_MPI_BENCH_NATIVE
+  measure_native(exec, s, m, ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), partition, rows);
+#endif
   return rows;
 }
 
@@ -197,6 +274,19 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
                 find(rows, m, "interior"), find(rows, m, "boundary"), find(rows, m, "exchange"),
                 find(rows, m, "allreduce"), parts > 0 ? find(rows, m, "product") / parts : 0.0);
   }
+  if (find(rows, s.sizes.front(), "native product") > 0) {
+    std::printf(
+        "\nThe native half (ksync::cuda::mpi), µs (cg nccl: the form whose scalars stay on the GPUs, 0 where not "
+        "run):\n\n| m | cg classic | cg pipelined | cg nccl | product | interior | boundary | product / (interior + "
+        "boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::int64_t m : s.sizes) {
+      const double parts = find(rows, m, "native interior") + find(rows, m, "native boundary");
+      std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
+                  find(rows, m, "native cg classic"), find(rows, m, "native cg pipelined"),
+                  find(rows, m, "native cg nccl"), find(rows, m, "native product"), find(rows, m, "native interior"),
+                  find(rows, m, "native boundary"), parts > 0 ? find(rows, m, "native product") / parts : 0.0);
+    }
+  }
   if (s.json.empty()) return;
   std::ofstream out(s.json);
   out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name() << "\",\n  \"halo\": \""
@@ -220,6 +310,16 @@ int main(int argc, char** argv) {
     try {
       const settings s = parse(argc, argv);
       const exec_t exec;
+#if KSYNC_MPI_BENCH_NATIVE
+      std::optional<ksync::cuda::node::nccl_communicator> nccl;
+      const int own_gpu = ksync::mpi::local_rank(MPI_COMM_WORLD) < ksync::cuda::visible_device_count() ? 1 : 0;
+      int every_rank_own_gpu = 0;
+      MPI_Allreduce(&own_gpu, &every_rank_own_gpu, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      if (every_rank_own_gpu == 1 && ksync::cuda::node::has_nccl()) {
+        nccl.emplace(ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD));
+        bench_nccl = &*nccl;
+      }
+#endif
       std::vector<row> rows;
       auto path = s.halo;
       for (const std::int64_t m : s.sizes) {
