@@ -138,6 +138,50 @@ TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
   }
 }
 
+// The solvers' product (detail::spmv_unchecked with ghost_destination::where_they_arrive) has the boundary rows
+// read staged ghosts in pinned memory instead of copying them into x: the same rows bit for bit, x's ghosts left
+// as they were.
+TEST(MpiNativeSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
+  KSYNC_NEEDS_A_GPU();
+  const auto [rank, size] = ksync::test::world();
+  const ksync::cuda::stream stream;
+  for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
+    const matrix a = ksync::test::generate<double, std::int32_t>(family, 11);
+    const ksync::row_partition partition(a.rows, size);
+    const std::int64_t first = partition.begin(rank);
+    const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), halo_memory::staged);
+    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+    for (std::int64_t j = 0; j < a.cols; ++j)
+      x_global[j] = x_at(j, 0);
+    std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()),
+                                std::numeric_limits<double>::quiet_NaN());
+    std::copy_n(x_global.begin() + first, part.owned_rows(), x_local.begin());
+    const ksync::cuda::device_buffer<double> x(x_local);
+    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
+    ksync::mpi::detail::local_failure failure;
+    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data(), failure,
+                                             ksync::mpi::detail::ghost_destination::where_they_arrive);
+    failure.rethrow_here();
+    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    const whole_matrix whole(stream.get(), a);
+    const ksync::cuda::device_buffer<double> x_all(x_global);
+    const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
+    ksync::cuda::spmv(stream.get(), whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
+                      ksync::spmv_strategy::row_per_thread);
+    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    const auto x_after = x.to_host();
+    const auto y_host = y.to_host();
+    const auto expected = y_all.to_host();
+    const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size);
+    const std::int64_t owned = part.owned_rows();
+    const std::int64_t ghosts = part.local_columns() - owned;
+    EXPECT_EQ(first_where(ghosts, [&](std::int64_t g) { return !std::isnan(x_after[owned + g]); }), ghosts)
+        << where << ": the first ghost written into x";
+    EXPECT_EQ(first_where(owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), owned)
+        << where << ": the first row that differs";
+  }
+}
+
 // A null or host x on one rank, or rows that do not match the partition, stop every rank with the message
 // before any rank sends; so does a direct halo the MPI cannot read.
 TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {

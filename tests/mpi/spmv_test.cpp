@@ -193,6 +193,50 @@ TEST(MpiSpmv, AWrongExtentOnOneRankStopsEveryRank) {
                ksync::mpi::collective_error);
 }
 
+// The solvers' product (detail::spmv_unchecked with ghost_destination::where_they_arrive) reads staged ghosts where
+// they arrived instead of copying them into x: the same rows bit for bit, x's ghosts left as they were.
+TEST(MpiSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
+    const matrix a = ksync::test::generate<double, std::int32_t>(family, 11);
+    const ksync::row_partition partition(a.rows, size);
+    const std::int64_t first = partition.begin(rank);
+    const ksync::mpi::distributed_csr distributed(
+        exec, MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), ksync::mpi::halo_memory::staged);
+    const std::int64_t owned = distributed.owned_rows();
+    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+    for (std::int64_t j = 0; j < a.cols; ++j)
+      x_global[j] = x_at(j, 0);
+    Kokkos::View<double*> x("x", distributed.local_columns());
+    const auto x_host = Kokkos::create_mirror_view(x);
+    Kokkos::deep_copy(x_host, std::numeric_limits<double>::quiet_NaN());
+    for (std::int64_t i = 0; i < owned; ++i)
+      x_host(i) = x_global[first + i];
+    Kokkos::deep_copy(x, x_host);
+    Kokkos::View<double*> y("y", owned);
+    ksync::mpi::detail::local_failure failure;
+    ksync::mpi::detail::spmv_unchecked(exec, MPI_COMM_WORLD, distributed, x, y, failure,
+                                       ksync::mpi::detail::ghost_destination::where_they_arrive);
+    failure.rethrow_here();
+    exec.fence();
+    const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const auto x_after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    const ksync::csr_matrix whole(exec, a);
+    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
+        x_global.data(), x_global.size());
+    Kokkos::View<double*> y_all("y_all", a.rows);
+    ksync::spmv(exec, whole, Kokkos::create_mirror_view_and_copy(exec, x_all), y_all,
+                ksync::spmv_strategy::row_per_thread);
+    const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+    const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size);
+    for (std::int64_t g = owned; g < distributed.local_columns(); ++g)
+      EXPECT_TRUE(std::isnan(x_after(g))) << where << ": ghost " << g - owned << " was written into x";
+    for (std::int64_t i = 0; i < owned; ++i)
+      ASSERT_EQ(y_host(i), expected(first + i)) << where << ", row " << first + i;
+  }
+}
+
 // A rank whose own work throws before it sends (its pack kernel; with one rank, which packs nothing, its
 // interior rows) still sends and receives its halo, then throws what it caught: the other ranks' products
 // return, and the next product on every rank gives the one-rank rows bit for bit.

@@ -64,6 +64,11 @@ template <class T>
   }
   return requests;
 }
+// Where a distributed product leaves x's ghosts: in x, as ksync::mpi::spmv and ksync::cuda::mpi::spmv promise, or
+// where they arrived, the boundary rows reading them there: what the solvers ask (their product inputs' ghosts
+// have no other reader), which saves the staged ghosts' copy into x and, on a GPU, the wait behind it.
+enum class ghost_destination { x, where_they_arrive };
+
 }  // namespace detail
 
 // Collective over comm: completes the send side of every rank's `plan` (this rank's, from localize with

@@ -36,6 +36,28 @@ struct rows_product {
   }
 };
 
+// Entry j of x's local columns with the ghosts read where they arrived (pinned host memory, staged): plain loads for
+// those, the read-only path for x's own.
+template <class T>
+struct split_reader {
+  const T* x;
+  const T* ghosts;
+  std::int64_t owned;
+  __device__ T operator()(std::int64_t j) const { return j < owned ? __ldg(x + j) : ghosts[j - owned]; }
+};
+
+template <class T, class Index, class Offset>
+struct split_rows_product {
+  csr_matrix<T, Index, Offset> a;
+  row_set rows;
+  split_reader<T> x;
+  T* y;
+  __device__ void operator()(std::int64_t k) const {
+    const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
+    y[i] = a(x, i);
+  }
+};
+
 template <class T>
 struct gathered {
   const T* x;
@@ -196,6 +218,12 @@ void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, r
   parallel_for(stream, rows.count, rows_product<T, Index, Offset>{a, rows, x, y});
 }
 
+template <class T, class Index, class Offset>
+void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x,
+                   const T* ghosts, std::int64_t owned, T* y) {
+  parallel_for(stream, rows.count, split_rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, ghosts, owned}, y});
+}
+
 template <class T>
 void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out) {
   parallel_for(stream, count, gathered<T>{x, indices, out});
@@ -274,8 +302,10 @@ void cg_state_advance(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, 
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mpi::cg advance_kernel");
 }
 
-#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                  \
-  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*); \
+#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                       \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*);      \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, const T*, \
+                              std::int64_t, T*);                                                              \
   template void inverse_diagonal(cudaStream_t, const csr_matrix<T, Index, Offset>&, T*);
 KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
 #undef KSYNC_DISTRIBUTED_MATRIX_ROWS

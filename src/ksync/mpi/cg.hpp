@@ -50,6 +50,8 @@ namespace ksync::mpi {
 namespace detail {
 
 inline constexpr const char* cg_where = "ksync::mpi::cg";  // what a failure mid-solve names
+// The solver's products read the ghosts where they arrived: no vector's ghosts have another reader.
+inline constexpr auto ghosts_where_they_arrive = ghost_destination::where_they_arrive;
 
 // M^-1's entry at a local row: 1 / diag(A) with Jacobi, 1 without (inverse is then empty).
 template <class View>
@@ -87,7 +89,8 @@ std::array<typename Vector::non_const_value_type, 3> local_start(const Execution
   } catch (...) {
     failure.hold();
   }
-  spmv_unchecked(exec, comm, a, input, product, failure);  // unchecked: the solve's own Views, sized for a
+  spmv_unchecked(exec, comm, a, input, product, failure,
+                 ghosts_where_they_arrive);  // unchecked: the solve's own Views, sized for a
   std::array<T, 3> sums{};
   if (failure.failed()) return sums;
   try {
@@ -139,7 +142,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   }
   while (true) {
     const int iteration = s.iteration + 1;
-    spmv_unchecked(exec, comm, a, p, ap, failure);
+    spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive);
     std::array<T, 1> p_ap{};
     if (!failure.failed()) {
       try {
@@ -225,7 +228,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
   std::array<T, 4> start{};
   const auto first_three = local_start(exec, comm, a, b, x, input, product, r, weight, true, failure);
   std::copy(first_three.begin(), first_three.end(), start.begin());
-  spmv_unchecked(exec, comm, a, input, product, failure);
+  spmv_unchecked(exec, comm, a, input, product, failure, ghosts_where_they_arrive);
   if (!failure.failed()) {
     try {
       Kokkos::parallel_reduce(
@@ -254,7 +257,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
                                                        .s = s_vec.data(),
                                                        .p = p.data(),
                                                        .inverse_diagonal = jacobi ? v.inverse.data() : nullptr};
-  spmv_unchecked(exec, comm, a, input, product, failure);  // n = A M^-1 w
+  spmv_unchecked(exec, comm, a, input, product, failure, ghosts_where_they_arrive);  // n = A M^-1 w
   while (true) {
     const int iteration = s.iteration + 1;
     const T alpha = s.rho / s.p_ap;
@@ -280,7 +283,8 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
       }
     }
     sums_in_flight<T, 3> in_flight(comm, with_failure_count<T, 2>(sums, failure));
-    spmv_unchecked(exec, comm, a, input, product, failure);  // the next n = A M^-1 w, while the sums travel
+    spmv_unchecked(exec, comm, a, input, product, failure,
+                   ghosts_where_they_arrive);  // the next n = A M^-1 w, while the sums travel
     sums = sums_unless_failed<T, 3>(comm, cg_where, in_flight.wait(), failure, iteration);
     s.rho_next = sums[0];
     s.delta = sums[1];

@@ -338,6 +338,18 @@ bool finish_halo(const ExecutionSpace& copier, const Matrix& a, const XView& x, 
   return true;
 }
 
+// Entry j of x's local columns with the ghosts read where they arrived: x(j) for this rank's own columns,
+// ghosts(j - owned) for the rest. A row operator reads it as it reads x (csr_row_apply), so the rows keep their bits.
+template <class XView, class GhostView>
+struct split_entries {
+  XView x;
+  GhostView ghosts;
+  std::int64_t owned;
+  KOKKOS_FUNCTION typename XView::non_const_value_type operator()(std::int64_t j) const {
+    return j < owned ? x(j) : ghosts(j - owned);
+  }
+};
+
 // One row set of the product enqueued on exec, under `failure` as pack_halo.
 template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView>
 void enqueue_rows_unless_failed(const ExecutionSpace& exec, const char* label, const Matrix& a,
@@ -351,16 +363,44 @@ void enqueue_rows_unless_failed(const ExecutionSpace& exec, const char* label, c
   }
 }
 
+// The halo's second half and the boundary rows on exec, the ghosts read as `destination` says. Where they go to
+// x and were staged, their copy runs on `copier` first, fenced where copier is an instance of its own
+// (fence_copier: the device path). Under `failure`, as pack_halo.
+template <class ExecutionSpace, class Matrix, class XView, class YView>
+void finish_product(const ExecutionSpace& exec, const ExecutionSpace& copier, bool fence_copier, const Matrix& a,
+                    const XView& x, const YView& y, std::vector<MPI_Request>& requests, local_failure& failure,
+                    ghost_destination destination) {
+  constexpr const char* boundary = "ksync::mpi::spmv::boundary";
+  const auto& rows = a.local_matrix();
+  if (destination == ghost_destination::x || receives_into(a, x) || a.plan().ghosts.empty()) {
+    if (finish_halo(copier, a, x, requests, failure) && fence_copier) {
+      try {
+        copier.fence("ksync::mpi::spmv: the ghosts are in x");  // the boundary rows on exec read them next
+      } catch (...) {
+        failure.hold();
+      }
+    }
+    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
+    return;
+  }
+  KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  a.with_halo_buffers([&](const auto& /*send*/, const auto& receive) {
+    const split_entries<XView, std::remove_cvref_t<decltype(receive)>> entries{x, receive, a.plan().owned};
+    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), entries, y, failure);
+  });
+}
+
 // The product without its collective checks, for callers that checked the same arguments once (the solvers
 // call it every iteration, where two more MPI_Allreduce a product would cost more than the rows of a small
-// block). This rank's local steps run under `failure` (ksync/mpi/collective.hpp): once one of them threw, the
-// rest are skipped, but the halo is still sent and awaited, so no other rank waits for this one.
+// block), leaving the ghosts as `destination` says. This rank's local steps run under `failure`
+// (ksync/mpi/collective.hpp): once one of them threw, the rest are skipped, but the halo is still sent and
+// awaited, so no other rank waits for this one.
 template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
 void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
-                    const XView& x, const YView& y, local_failure& failure) {
+                    const XView& x, const YView& y, local_failure& failure,
+                    ghost_destination destination = ghost_destination::x) {
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
   constexpr const char* interior = "ksync::mpi::spmv::interior";
-  constexpr const char* boundary = "ksync::mpi::spmv::boundary";
   const auto& rows = a.local_matrix();
   if constexpr (!runs_on_host<ExecutionSpace>) {
     if (a.plan().exchanges()) {
@@ -378,22 +418,15 @@ void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed
       pack_halo(halo, a, x, failure);  // launched before the interior rows, so not queued behind their blocks
       enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);  // read no ghost
       auto requests = post_packed_halo(halo, comm, a, x, failure, tag);  // fences the halo instance, not exec
-      if (finish_halo(halo, a, x, requests, failure)) {  // the ghosts were staged: copied on the halo instance
-        try {
-          halo.fence("ksync::mpi::spmv: the ghosts are in x");  // the boundary rows on exec read them next
-        } catch (...) {
-          failure.hold();
-        }
-      }
-      enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
+      // Staged ghosts bound for x are copied on the halo instance, which is then fenced.
+      finish_product(exec, halo, /*fence_copier=*/true, a, x, y, requests, failure, destination);
       return;
     }
   }
   // Host backends, where each kernel returns when it is done, and a rank with no halo: one instance.
   auto requests = start_halo(exec, comm, a, x, failure, tag);
   enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);
-  finish_halo(exec, a, x, requests, failure);
-  enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
+  finish_product(exec, exec, /*fence_copier=*/false, a, x, y, requests, failure, destination);
 }
 
 }  // namespace detail

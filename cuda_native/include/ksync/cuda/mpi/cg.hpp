@@ -63,6 +63,8 @@ namespace ksync::cuda::mpi {
 namespace detail {
 
 inline constexpr const char* cg_where = "ksync::cuda::mpi::cg";
+// The solver's products read the ghosts where they arrived: no vector's ghosts have another reader.
+inline constexpr auto ghosts_where_they_arrive = ksync::mpi::detail::ghost_destination::where_they_arrive;
 
 // A solve's work vectors on the matrix's device. The product's inputs (p; w and M^-1 w) span the local columns
 // (the product fills their ghosts); the rest are this rank's rows. inverse is empty without Jacobi, `input` is w
@@ -101,7 +103,7 @@ std::array<T, 3> local_start(cudaStream_t stream, MPI_Comm comm, const distribut
     if (n > 0)
       KSYNC_CUDA_CHECK(cudaMemcpyAsync(input, x, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDefault, stream));
   });
-  spmv_unchecked(stream, comm, a, input, product, failure);
+  spmv_unchecked(stream, comm, a, input, product, failure, ghosts_where_they_arrive);
   std::array<T, 3> sums{};
   unless_failed(failure, [&] {
     ksync::cuda::detail::distributed::cg_start_rows(stream, n, b, static_cast<const T*>(product), v.r.data(),
@@ -132,7 +134,7 @@ ksync::detail::cg_scalars<T> cg_run_from(cudaStream_t stream, MPI_Comm comm, con
   unless_failed(failure, [&] { rows::cg_direction_rows(stream, n, T(0), r, inverse, p, /*first=*/true); });
   while (true) {
     const int iteration = s.iteration + 1;
-    spmv_unchecked(stream, comm, a, p, ap, failure);
+    spmv_unchecked(stream, comm, a, p, ap, failure, ghosts_where_they_arrive);
     std::array<T, 1> p_ap{};
     unless_failed(failure, [&] {
       rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(ap), v.sums.data());
@@ -174,7 +176,7 @@ ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm
   std::array<T, 4> start{};
   const auto first_three = local_start(stream, comm, a, b, x, input, product, v, true, failure);
   std::copy(first_three.begin(), first_three.end(), start.begin());
-  spmv_unchecked(stream, comm, a, input, product, failure);  // w = A M^-1 r
+  spmv_unchecked(stream, comm, a, input, product, failure, ghosts_where_they_arrive);  // w = A M^-1 r
   // w.even == w.odd: the pass updates w in place, its product having run before it.
   const ksync::detail::cg_pipelined_vectors<T> vectors{.x = x,
                                                        .r = v.r.data(),
@@ -191,7 +193,7 @@ ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm
   ksync::detail::cg_scalars<T> s =
       ksync::mpi::detail::started<T, 4>(comm, cg_where, start, failure, options, first_iteration, history);
   if (s.done != 0) return s;
-  spmv_unchecked(stream, comm, a, input, product, failure);  // n = A M^-1 w
+  spmv_unchecked(stream, comm, a, input, product, failure, ghosts_where_they_arrive);  // n = A M^-1 w
   while (true) {
     const int iteration = s.iteration + 1;
     const T alpha = s.rho / s.p_ap;
@@ -203,7 +205,8 @@ ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm
       sums = sums_home<T, 2>(stream, v.sums);
     });
     sums_in_flight<T, 3> in_flight(comm, ksync::mpi::detail::with_failure_count<T, 2>(sums, failure));
-    spmv_unchecked(stream, comm, a, input, product, failure);  // the next n = A M^-1 w, while the sums travel
+    spmv_unchecked(stream, comm, a, input, product, failure,
+                   ghosts_where_they_arrive);  // the next n = A M^-1 w, while the sums travel
     sums = ksync::mpi::detail::sums_unless_failed<T, 3>(comm, cg_where, in_flight.wait(), failure, iteration);
     s.rho_next = sums[0];
     s.delta = sums[1];

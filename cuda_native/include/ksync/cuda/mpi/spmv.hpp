@@ -203,7 +203,8 @@ void unless_failed(ksync::mpi::detail::local_failure& failure, Step&& step) {
 // skipped, but the halo is still sent and awaited, so no other rank waits for this one.
 template <class T, class Index, class Offset>
 void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, T* x, T* y,
-                    ksync::mpi::detail::local_failure& failure) {
+                    ksync::mpi::detail::local_failure& failure,
+                    ksync::mpi::detail::ghost_destination destination = ksync::mpi::detail::ghost_destination::x) {
   constexpr int tag = 4243;  // the product's halo, as ksync::mpi::spmv's
   using ksync::cuda::detail::distributed::multiply_rows;
   const halo_plan& plan = a.plan();
@@ -238,6 +239,15 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
   T* const ghosts = direct ? x + plan.owned : a.staged_ghosts();
   auto requests = ksync::mpi::detail::post_halo(comm, plan, static_cast<const T*>(a.send_buffer()), ghosts, tag);
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  if (!direct && !plan.ghosts.empty() && destination == ksync::mpi::detail::ghost_destination::where_they_arrive) {
+    // The boundary rows read the staged ghosts in pinned memory: no copy, no event. The next product's receives
+    // overwrite them only after its host wait for the pack, which follows these rows on `stream` (x_ready).
+    unless_failed(failure, [&] {
+      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x),
+                    static_cast<const T*>(a.staged_ghosts()), plan.owned, y);
+    });
+    return;
+  }
   if (!direct && !plan.ghosts.empty()) {
     unless_failed(failure, [&] {
       KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, a.staged_ghosts(), plan.ghosts.size() * sizeof(T),

@@ -29,6 +29,11 @@ struct row_set {
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y);
 
+// The same, x's ghosts (local columns owned and up) read from `ghosts` where they arrived instead of from x.
+template <class T, class Index, class Offset>
+void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x,
+                   const T* ghosts, std::int64_t owned, T* y);
+
 // out[k] = x[indices[k]] for k < count: the entries a rank sends. `out` may be pinned host memory.
 template <class T>
 void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out);
