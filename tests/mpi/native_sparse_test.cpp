@@ -7,6 +7,7 @@
 // allows; bad input on one rank stops every rank. Without a GPU every test skips.
 #include "../support/sparse.hpp"
 #include "gpu_ranks.hpp"
+#include "solve_checks.hpp"
 #include "world.hpp"
 
 #include <ksync/cuda/csr_matrix.hpp>
@@ -33,6 +34,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -82,57 +84,99 @@ std::int64_t first_where(std::int64_t count, const Differs& differs) {
   return count;
 }
 
-double x_at(std::int64_t j, int round) {
-  return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
+// A global x of n entries, another for each round.
+std::vector<double> global_x(std::int64_t n, int round) {
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j)
+    x[j] = static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
+  return x;
+}
+
+// This rank's block of rows of a matrix, on its GPU, with b = 1 and x = 0 on its rows.
+struct rank_block {
+  matrix a;
+  ksync::row_partition partition;
+  std::int64_t first;
+  distributed part;
+  ksync::cuda::device_buffer<double> b;
+  ksync::cuda::device_buffer<double> x;
+
+  explicit rank_block(matrix whole, halo_memory halo = halo_memory::automatic)
+      : a(std::move(whole)),
+        partition(a.rows, ksync::mpi::size_of(MPI_COMM_WORLD)),
+        first(partition.begin(ksync::mpi::rank_of(MPI_COMM_WORLD))),
+        part(MPI_COMM_WORLD, partition, rows_of(a, first, first + partition.size(ksync::mpi::rank_of(MPI_COMM_WORLD))),
+             halo),
+        b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0)),
+        x(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 0.0)) {}
+
+  // x's local columns on the device: this rank's entries of x_global, NaN for the ghosts.
+  [[nodiscard]] ksync::cuda::device_buffer<double> local_x(const std::vector<double>& x_global) const {
+    std::vector<double> local(static_cast<std::size_t>(part.local_columns()), std::numeric_limits<double>::quiet_NaN());
+    std::copy_n(x_global.begin() + first, part.owned_rows(), local.begin());
+    return ksync::cuda::device_buffer<double>(local);
+  }
+
+  // Reports the first of this rank's rows in y that differs from the one-GPU ksync::cuda::spmv (row_per_thread) of
+  // x_global.
+  void expect_the_one_gpu_rows(cudaStream_t stream, const ksync::cuda::device_buffer<double>& y,
+                               const std::vector<double>& x_global, const std::string& where) const {
+    const whole_matrix whole(stream, a);
+    const ksync::cuda::device_buffer<double> x_all(x_global);
+    const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
+    ksync::cuda::spmv(stream, whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
+                      ksync::spmv_strategy::row_per_thread);
+    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    const auto y_host = y.to_host();
+    const auto expected = y_all.to_host();
+    const std::int64_t owned = part.owned_rows();
+    EXPECT_EQ(first_where(owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), owned)
+        << where << ": the first row that differs";
+  }
+};
+
+// call() must make every rank throw collective_error whose message holds `text`.
+template <class Call>
+void expect_refused(const Call& call, const std::string& text) {
+  try {
+    call();
+    ADD_FAILURE() << "no exception for " << text;
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
+  }
+}
+
+std::string rank_text() {
+  const auto [rank, size] = ksync::test::world();
+  return "rank " + std::to_string(rank) + " of " + std::to_string(size);
 }
 
 TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
   KSYNC_NEEDS_A_GPU();
-  const auto [rank, size] = ksync::test::world();
   const ksync::cuda::stream first_stream;
   const ksync::cuda::stream second_stream;
   for (const halo_memory halo : halo_paths()) {
     for (const auto family : ksync::test::all_sparse_families) {
-      const matrix a =
-          ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 5 : 11);
-      const ksync::row_partition partition(a.rows, size);
-      const std::int64_t first = partition.begin(rank);
-      const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), halo);
-      EXPECT_EQ(part.owned_rows(), partition.size(rank));
-      EXPECT_EQ(part.halo(), halo);
-      const ksync::halo_plan& plan = part.plan();
-      const whole_matrix whole(first_stream.get(), a);
+      const rank_block block(
+          ksync::test::generate<double, std::int32_t>(family, family == sparse_family::poisson_3d ? 5 : 11), halo);
+      EXPECT_EQ(block.part.halo(), halo);
+      const ksync::halo_plan& plan = block.part.plan();
       // Two products, the second with another x on another stream: the matrix keeps its buffers and events.
       for (int round = 0; round < 2; ++round) {
         const cudaStream_t stream = round == 0 ? first_stream.get() : second_stream.get();
-        std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-        for (std::int64_t j = 0; j < a.cols; ++j)
-          x_global[j] = x_at(j, round);
-        std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()),
-                                    std::numeric_limits<double>::quiet_NaN());
-        std::copy_n(x_global.begin() + first, plan.owned, x_local.begin());
-        const ksync::cuda::device_buffer<double> x(x_local.empty() ? std::vector<double>{0.0} : x_local);
-        const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(std::max<std::int64_t>(plan.owned, 1)));
-        ksync::cuda::mpi::spmv(stream, MPI_COMM_WORLD, part, x.data(), y.data());
-        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-        const ksync::cuda::device_buffer<double> x_all(x_global);
-        const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
-        ksync::cuda::spmv(stream, whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
-                          ksync::spmv_strategy::row_per_thread);
-        EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        const std::vector<double> x_global = global_x(block.a.cols, round);
+        const auto x = block.local_x(x_global);
+        const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(plan.owned));
+        ksync::cuda::mpi::spmv(stream, MPI_COMM_WORLD, block.part, x.data(), y.data());
+        const std::string where = to_string(family) + ", halo " + std::string(ksync::mpi::to_string(halo)) + ", " +
+                                  rank_text() + ", round " + std::to_string(round);
+        block.expect_the_one_gpu_rows(stream, y, x_global, where);
         const auto x_after = x.to_host();
-        const auto y_host = y.to_host();
-        const auto expected = y_all.to_host();
-        const std::string where = to_string(family) + ", halo " + std::string(ksync::mpi::to_string(halo)) + ", rank " +
-                                  std::to_string(rank) + " of " + std::to_string(size) + ", round " +
-                                  std::to_string(round);
         const auto ghosts = static_cast<std::int64_t>(plan.ghosts.size());
         EXPECT_EQ(
             first_where(ghosts, [&](std::int64_t g) { return x_after[plan.owned + g] != x_global[plan.ghosts[g]]; }),
             ghosts)
             << where << ": the first wrong ghost";
-        EXPECT_EQ(first_where(plan.owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), plan.owned)
-            << where << ": the first row that differs";
       }
     }
   }
@@ -143,42 +187,23 @@ TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
 // as they were.
 TEST(MpiNativeSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
   KSYNC_NEEDS_A_GPU();
-  const auto [rank, size] = ksync::test::world();
   const ksync::cuda::stream stream;
   for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
-    const matrix a = ksync::test::generate<double, std::int32_t>(family, 11);
-    const ksync::row_partition partition(a.rows, size);
-    const std::int64_t first = partition.begin(rank);
-    const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), halo_memory::staged);
-    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-    for (std::int64_t j = 0; j < a.cols; ++j)
-      x_global[j] = x_at(j, 0);
-    std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()),
-                                std::numeric_limits<double>::quiet_NaN());
-    std::copy_n(x_global.begin() + first, part.owned_rows(), x_local.begin());
-    const ksync::cuda::device_buffer<double> x(x_local);
-    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
+    const rank_block block(ksync::test::generate<double, std::int32_t>(family, 11), halo_memory::staged);
+    const std::vector<double> x_global = global_x(block.a.cols, 0);
+    const auto x = block.local_x(x_global);
+    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
     ksync::mpi::detail::local_failure failure;
-    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data(), failure,
+    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure,
                                              ksync::mpi::detail::ghost_destination::where_they_arrive);
     failure.rethrow_here();
-    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-    const whole_matrix whole(stream.get(), a);
-    const ksync::cuda::device_buffer<double> x_all(x_global);
-    const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
-    ksync::cuda::spmv(stream.get(), whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
-                      ksync::spmv_strategy::row_per_thread);
-    EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+    const std::string where = to_string(family) + ", " + rank_text();
+    block.expect_the_one_gpu_rows(stream.get(), y, x_global, where);
     const auto x_after = x.to_host();
-    const auto y_host = y.to_host();
-    const auto expected = y_all.to_host();
-    const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size);
-    const std::int64_t owned = part.owned_rows();
-    const std::int64_t ghosts = part.local_columns() - owned;
+    const std::int64_t owned = block.part.owned_rows();
+    const std::int64_t ghosts = block.part.local_columns() - owned;
     EXPECT_EQ(first_where(ghosts, [&](std::int64_t g) { return !std::isnan(x_after[owned + g]); }), ghosts)
         << where << ": the first ghost written into x";
-    EXPECT_EQ(first_where(owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), owned)
-        << where << ": the first row that differs";
   }
 }
 
@@ -188,16 +213,14 @@ TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
   KSYNC_NEEDS_A_GPU();
   const auto [rank, size] = ksync::test::world();
   const int faulty = size - 1;
-  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
-  const ksync::row_partition partition(a.rows, size);
-  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)));
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6));
   const ksync::cuda::stream stream;
-  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.local_columns()));
-  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
-  std::vector<double> host_x(static_cast<std::size_t>(part.local_columns()));
+  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(block.part.local_columns()));
+  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+  std::vector<double> host_x(static_cast<std::size_t>(block.part.local_columns()));
   const auto refuses = [&](double* x_here, const std::string& text) {
     try {
-      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x_here, y.data());
+      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x_here, y.data());
       ADD_FAILURE() << "no exception for " << text;
     } catch (const ksync::mpi::collective_error& error) {
       EXPECT_EQ(error.failing_rank(), faulty);
@@ -208,19 +231,13 @@ TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
   refuses(rank == faulty ? nullptr : x.data(), prefix + ": x is null");
   refuses(rank == faulty ? host_x.data() : x.data(), "x = ");
   refuses(rank == faulty ? host_x.data() : x.data(), "is host memory unknown to CUDA");
+  const auto& partition = block.partition;
   const std::int64_t last = partition.end(rank) - (rank == faulty && partition.size(rank) > 0 ? 1 : 0);
-  EXPECT_THROW(distributed(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), last)),
+  EXPECT_THROW(distributed(MPI_COMM_WORLD, partition, rows_of(block.a, partition.begin(rank), last)),
                ksync::mpi::collective_error);
   if (!ksync::mpi::reads_cuda_memory()) {
-    try {
-      const distributed direct(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)),
-                               halo_memory::direct);
-      ADD_FAILURE() << "no exception";
-    } catch (const ksync::mpi::collective_error& error) {
-      EXPECT_NE(std::string(error.what()).find("halo = direct, but this MPI does not read CUDA device memory"),
-                std::string::npos)
-          << error.what();
-    }
+    expect_refused([&] { const rank_block direct(block.a, halo_memory::direct); },
+                   "halo = direct, but this MPI does not read CUDA device memory");
   }
 }
 
@@ -229,43 +246,24 @@ TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
 // products return, and the next product on every rank gives the one-GPU rows bit for bit.
 TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
   KSYNC_NEEDS_A_GPU();
-  const auto [rank, size] = ksync::test::world();
-  const int faulty = size - 1;
-  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9);
-  const ksync::row_partition partition(a.rows, size);
-  const std::int64_t first = partition.begin(rank);
-  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)));
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9));
+  const bool faulty = block.partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD)) == block.a.rows;  // the last rank
   const ksync::cuda::stream stream;
-  std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-  for (std::int64_t j = 0; j < a.cols; ++j)
-    x_global[j] = x_at(j, 0);
-  std::vector<double> x_local(static_cast<std::size_t>(part.local_columns()), 0.0);
-  std::copy_n(x_global.begin() + first, part.owned_rows(), x_local.begin());
-  const ksync::cuda::device_buffer<double> x(x_local);
-  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(part.owned_rows()));
-  if (rank == faulty) ksync::cuda::fail_cuda_call_after(4);
+  const std::vector<double> x_global = global_x(block.a.cols, 0);
+  const auto x = block.local_x(x_global);
+  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+  if (faulty) ksync::cuda::fail_cuda_call_after(4);
   bool threw = false;
   try {
-    ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data());
+    ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
   } catch (const ksync::cuda::cuda_error& error) {
     threw = true;
     EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
   }
   ksync::cuda::fail_cuda_call_after(0);
-  EXPECT_EQ(threw, rank == faulty) << "rank " << rank;
-  ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, part, x.data(), y.data());
-  EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-  const whole_matrix whole(stream.get(), a);
-  const ksync::cuda::device_buffer<double> x_all(x_global);
-  const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
-  ksync::cuda::spmv(stream.get(), whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
-                    ksync::spmv_strategy::row_per_thread);
-  EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-  const auto y_host = y.to_host();
-  const auto expected = y_all.to_host();
-  EXPECT_EQ(first_where(part.owned_rows(), [&](std::int64_t i) { return y_host[i] != expected[first + i]; }),
-            part.owned_rows())
-      << "rank " << rank << ": the first row that differs";
+  EXPECT_EQ(threw, faulty) << rank_text();
+  ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
+  block.expect_the_one_gpu_rows(stream.get(), y, x_global, "the product after the failure, " + rank_text());
 }
 
 // Solves every generated family with and without Jacobi on the ranks (through `nccl` where given: the form whose
@@ -273,55 +271,46 @@ TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
 // the two.
 void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form, halo_memory halo,
                               const ksync::cuda::node::nccl_communicator* nccl = nullptr) {
-  const auto [rank, size] = ksync::test::world();
   const ksync::cuda::stream stream;
   for (const auto family : ksync::test::all_sparse_families) {
     const int m = family == sparse_family::poisson_3d ? 6 : 13;
     for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
-      const matrix a = ksync::test::generate<double, std::int32_t>(family, m);
-      const ksync::row_partition partition(a.rows, size);
-      const std::vector<double> b = ksync::test::sparse_right_hand_side<double>(a.rows, 7);
+      const rank_block block(ksync::test::generate<double, std::int32_t>(family, m), halo);
+      const std::vector<double> b = ksync::test::sparse_right_hand_side<double>(block.a.rows, 7);
       ksync::cg_options options;
       options.tolerance = 1e-10;
       options.preconditioner = preconditioner;
       options.recurrence = recurrence;
       options.record_history = true;
-      const std::int64_t first = partition.begin(rank);
-      const std::int64_t count = partition.size(rank);
-      const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, first + count), halo);
-      const ksync::cuda::device_buffer<double> b_rows(
-          std::vector<double>(b.begin() + first, b.begin() + first + count));
-      const ksync::cuda::device_buffer<double> x(std::vector<double>(static_cast<std::size_t>(count), 0.0));
       options.check_every = 4;  // the NCCL form's batches: a few past convergence, none past max_iterations
+      const std::int64_t count = block.part.owned_rows();
+      const ksync::cuda::device_buffer<double> b_rows(
+          std::vector<double>(b.begin() + block.first, b.begin() + block.first + count));
+      const auto& part = block.part;
       const ksync::cg_result result =
           nccl == nullptr
-              ? ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_rows.data(), x.data(), options)
-              : ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, *nccl, part, b_rows.data(), x.data(), options);
+              ? ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_rows.data(), block.x.data(), options)
+              : ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, *nccl, part, b_rows.data(), block.x.data(), options);
 
-      const whole_matrix whole(stream.get(), a);
+      const whole_matrix whole(stream.get(), block.a);
       const ksync::cuda::device_buffer<double> b_all(b);
       const ksync::cuda::device_buffer<double> x_all(std::vector<double>(b.size(), 0.0));
       const ksync::cg_result reference = ksync::cuda::cg(
           stream.get(), whole.a, static_cast<const double*>(b_all.data()), x_all.data(), reference_form, options);
       EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
-
       const std::string where = to_string(family) + ", " + std::string(to_string(preconditioner)) + ", " +
                                 std::string(to_string(recurrence)) + ", halo " +
-                                std::string(ksync::mpi::to_string(part.halo())) + ", rank " + std::to_string(rank) +
-                                " of " + std::to_string(size);
-      EXPECT_TRUE(reference.converged) << where;
-      EXPECT_TRUE(result.converged) << where;
-      EXPECT_LE(std::abs(result.iterations - reference.iterations), 1) << where;
-      EXPECT_LE(result.relative_residual, options.tolerance) << where;
-      EXPECT_EQ(result.residual_history.size(), static_cast<std::size_t>(result.iterations) + 1) << where;
-      const auto x_host = x.to_host();
+                                std::string(ksync::mpi::to_string(part.halo())) + ", " + rank_text();
+      ksync::test::expect_the_same_solve(result, reference, options, where);
+      const auto x_host = block.x.to_host();
       const auto x_one = x_all.to_host();
       double largest = 0;
       for (const double entry : x_one)
         largest = std::max(largest, std::abs(entry));
-      EXPECT_EQ(first_where(
-                    count, [&](std::int64_t i) { return !(std::abs(x_host[i] - x_one[first + i]) <= 1e-7 * largest); }),
-                count)
+      EXPECT_EQ(
+          first_where(
+              count, [&](std::int64_t i) { return !(std::abs(x_host[i] - x_one[block.first + i]) <= 1e-7 * largest); }),
+          count)
           << where << ": the first row further than 1e-7 of the largest entry from the one-GPU x";
     }
   }
@@ -351,22 +340,16 @@ TEST(MpiNativeCg, TheNcclFormStopsWithTheOneGpuSolve) {
   const auto nccl = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
   expect_the_one_gpu_solve(ksync::cg_recurrence::classic, ksync::cg_form::device_scalars, halo_memory::automatic,
                            &nccl);
-  const auto [rank, size] = ksync::test::world();
-  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
-  const ksync::row_partition partition(a.rows, size);
-  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, partition.begin(rank), partition.end(rank)));
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6));
   const ksync::cuda::stream stream;
-  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0));
-  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.owned_rows()));
   ksync::cg_options pipelined;
   pipelined.recurrence = ksync::cg_recurrence::pipelined;
-  try {
-    (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, nccl, part, b.data(), x.data(), pipelined);
-    ADD_FAILURE() << "no exception";
-  } catch (const ksync::mpi::collective_error& error) {
-    EXPECT_NE(std::string(error.what()).find("the NCCL form runs the classic recurrence"), std::string::npos)
-        << error.what();
-  }
+  expect_refused(
+      [&] {
+        (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, nccl, block.part, block.b.data(), block.x.data(),
+                                   pipelined);
+      },
+      "the NCCL form runs the classic recurrence");
 }
 
 // A rank whose own CUDA call fails mid-solve (ksync::cuda::fail_cuda_call_after, at several depths: the start, the
@@ -376,20 +359,18 @@ TEST(MpiNativeCg, ARankThatFailsMidSolveStopsEveryRank) {
   KSYNC_NEEDS_A_GPU();
   const auto [rank, size] = ksync::test::world();
   const int faulty = size - 1;
-  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 13);
-  const ksync::row_partition partition(a.rows, size);
-  const std::int64_t first = partition.begin(rank);
-  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)));
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 13));
+  const auto& part = block.part;
+  const auto& b = block.b;
+  const auto& x = block.x;
   const ksync::cuda::stream stream;
-  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0));
-  const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(part.owned_rows()));
   for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
     for (const int nth : {9, 23, 61}) {
       ksync::cg_options options;
       options.tolerance = 1e-10;
       options.recurrence = recurrence;
-      const std::string where = std::string(to_string(recurrence)) + ", call " + std::to_string(nth) + ", rank " +
-                                std::to_string(rank) + " of " + std::to_string(size);
+      const std::string where =
+          std::string(to_string(recurrence)) + ", call " + std::to_string(nth) + ", " + rank_text();
       EXPECT_EQ(cudaMemset(x.data(), 0, x.size() * sizeof(double)), cudaSuccess);
       if (rank == faulty) ksync::cuda::fail_cuda_call_after(nth);
       try {
@@ -415,20 +396,13 @@ TEST(MpiNativeCg, BadInputOnOneRankStopsEveryRank) {
   const auto [rank, size] = ksync::test::world();
   const int faulty = size - 1;
   const ksync::cuda::stream stream;
-  matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
-  const ksync::row_partition partition(a.rows, size);
-  const std::int64_t first = partition.begin(rank);
-  const std::int64_t count = partition.size(rank);
-  const distributed part(MPI_COMM_WORLD, partition, rows_of(a, first, first + count));
-  const ksync::cuda::device_buffer<double> b(std::vector<double>(static_cast<std::size_t>(count), 1.0));
-  const ksync::cuda::device_buffer<double> x(std::vector<double>(static_cast<std::size_t>(count), 0.0));
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6));
+  const auto& part = block.part;
+  const auto& b = block.b;
+  const auto& x = block.x;
   const auto refuses = [&](const double* b_here, const ksync::cg_options& options, const std::string& text) {
-    try {
-      (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_here, x.data(), options);
-      ADD_FAILURE() << "no exception for " << text;
-    } catch (const ksync::mpi::collective_error& error) {
-      EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
-    }
+    expect_refused([&] { (void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, part, b_here, x.data(), options); },
+                   text);
   };
   refuses(rank == faulty ? nullptr : b.data(), {},
           "ksync::cuda::mpi::cg: rank " + std::to_string(faulty) + " of " + std::to_string(size) + ": b is null");
@@ -438,9 +412,10 @@ TEST(MpiNativeCg, BadInputOnOneRankStopsEveryRank) {
     refuses(b.data(), options, "options.max_iterations");
   }
   // A zero on the diagonal of the last row: Jacobi refuses it on every rank.
+  matrix a = block.a;
   for (auto k = a.row_offsets[a.rows - 1]; k < a.row_offsets[a.rows]; ++k)
     if (a.columns[k] == a.rows - 1) a.values[k] = 0.0;
-  const distributed singular(MPI_COMM_WORLD, partition, rows_of(a, first, first + count));
+  const distributed singular(MPI_COMM_WORLD, block.partition, rows_of(a, block.first, block.first + part.owned_rows()));
   ksync::cg_options jacobi;
   jacobi.preconditioner = ksync::cg_preconditioner::jacobi;
   EXPECT_THROW((void)ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, singular, b.data(), x.data(), jacobi),
