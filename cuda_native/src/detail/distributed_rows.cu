@@ -7,10 +7,12 @@
 #include <ksync/cuda/detail/spmv/reader.cuh>
 #include <ksync/cuda/device/parallel_for.cuh>
 #include <ksync/cuda/device/parallel_reduce.cuh>
+#include <ksync/cuda/device/reduce.hpp>  // dot
 #include <ksync/cuda/error.hpp>
 #include <ksync/stencil.hpp>  // jacobi_inverse
 #include "../device/csr_instances.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ksync::cuda::detail::distributed {
@@ -24,13 +26,20 @@ struct weight {
   __device__ T operator()(std::int64_t i) const { return inverse == nullptr ? T(1) : inverse[i]; }
 };
 
+// Whether a solve whose scalars stay on the device has ended (null: a step that always runs).
+__device__ inline bool ended(const int* done) {
+  return done != nullptr && *done != 0;
+}
+
 template <class T, class Index, class Offset>
 struct rows_product {
   csr_matrix<T, Index, Offset> a;
   row_set rows;
   const T* x;
   T* y;
+  const int* done;
   __device__ void operator()(std::int64_t k) const {
+    if (ended(done)) return;
     const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
     y[i] = a(x_reader<T>{x}, i);
   }
@@ -63,7 +72,21 @@ struct gathered {
   const T* x;
   const std::int64_t* indices;
   T* out;
-  __device__ void operator()(std::int64_t k) const { out[k] = x[indices[k]]; }
+  const int* done;
+  __device__ void operator()(std::int64_t k) const {
+    if (!ended(done)) out[k] = x[indices[k]];
+  }
+};
+
+// u . v's terms, none once the solve ended.
+template <class T>
+struct products_until_done {
+  const T* u;
+  const T* v;
+  const int* done;
+  __device__ void operator()(std::int64_t i, T& sum) const {
+    if (!ended(done)) sum += u[i] * v[i];
+  }
 };
 
 template <class T, class Index, class Offset>
@@ -103,35 +126,49 @@ struct unusable_weights {
   __device__ void operator()(std::int64_t i, T& sum) const { sum += w(i) - w(i); }  // 0, or NaN for NaN
 };
 
+// A classic step's alpha and beta: given by the host, or read from the device state (the NCCL form), where the
+// steps leave every vector alone once state->done is set.
+template <class T>
+struct step_scalars {
+  const ksync::detail::cg_scalars<T>* state;  // null: alpha and beta below
+  T alpha;
+  T beta;
+  __device__ bool done() const { return state != nullptr && state->done != 0; }
+  __device__ T alpha_now() const { return state == nullptr ? alpha : state->rho / state->p_ap; }
+  __device__ T beta_now() const { return state == nullptr ? beta : state->beta; }
+};
+
+// p = M^-1 r + beta p, or M^-1 r where `first` (p's old entries not read).
 template <class T>
 struct direction {
-  T beta;
+  step_scalars<T> scalars;
   const T* r;
   weight<T> w;
   T* p;
   bool first;
-  __device__ void operator()(std::int64_t i) const { p[i] = first ? w(i) * r[i] : w(i) * r[i] + beta * p[i]; }
+  __device__ void operator()(std::int64_t i) const {
+    if (scalars.done()) return;
+    p[i] = first ? w(i) * r[i] : w(i) * r[i] + scalars.beta_now() * p[i];
+  }
 };
 
-template <class T>
-struct product_terms {
-  const T* u;
-  const T* v;
-  __device__ void operator()(std::int64_t i, T& sum) const { sum += u[i] * v[i]; }
-};
-
+// x += alpha p, r -= alpha Ap and the new r . M^-1 r; once done, only the sum (which nothing reads then).
 template <class T>
 struct update {
-  T alpha;
+  step_scalars<T> scalars;
   const T* p;
   const T* ap;
   T* x;
   T* r;
   weight<T> w;
   __device__ void operator()(std::int64_t i, T& sum) const {
-    x[i] += alpha * p[i];
-    const T r_i = r[i] - alpha * ap[i];
-    r[i] = r_i;
+    T r_i = r[i];
+    if (!scalars.done()) {
+      const T alpha = scalars.alpha_now();
+      x[i] += alpha * p[i];
+      r_i -= alpha * ap[i];
+      r[i] = r_i;
+    }
     sum += r_i * w(i) * r_i;
   }
 };
@@ -176,46 +213,14 @@ struct pipelined_delta {
   }
 };
 
-template <class T>
-struct state_direction {
-  const ksync::detail::cg_scalars<T>* state;
-  const T* r;
-  weight<T> w;
-  T* p;
-  __device__ void operator()(std::int64_t i) const {
-    if (state->done != 0) return;
-    p[i] = w(i) * r[i] + state->beta * p[i];
-  }
-};
-
-// As `update`, alpha from the state; the sum is still formed once done (nothing reads it then).
-template <class T>
-struct state_update {
-  const ksync::detail::cg_scalars<T>* state;
-  const T* p;
-  const T* ap;
-  T* x;
-  T* r;
-  weight<T> w;
-  __device__ void operator()(std::int64_t i, T& sum) const {
-    T r_i = r[i];
-    if (state->done == 0) {
-      const T alpha = state->rho / state->p_ap;
-      x[i] += alpha * p[i];
-      r_i -= alpha * ap[i];
-      r[i] = r_i;
-    }
-    sum += r_i * w(i) * r_i;
-  }
-};
-
 constexpr reduce_strategy sums_by = reduce_strategy::last_block;  // one launch a sum, as ksync::cuda::cg's
 
 }  // namespace
 
 template <class T, class Index, class Offset>
-void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y) {
-  parallel_for(stream, rows.count, rows_product<T, Index, Offset>{a, rows, x, y});
+void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y,
+                   const int* done) {
+  parallel_for(stream, rows.count, rows_product<T, Index, Offset>{a, rows, x, y, done});
 }
 
 template <class T, class Index, class Offset>
@@ -225,8 +230,8 @@ void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, r
 }
 
 template <class T>
-void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out) {
-  parallel_for(stream, count, gathered<T>{x, indices, out});
+void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out, const int* done) {
+  parallel_for(stream, count, gathered<T>{x, indices, out, done});
 }
 
 template <class T, class Index, class Offset>
@@ -245,18 +250,22 @@ void cg_start_rows(cudaStream_t stream, std::int64_t n, const T* b, const T* pro
 
 template <class T>
 void cg_direction_rows(cudaStream_t stream, std::int64_t n, T beta, const T* r, const T* inverse, T* p, bool first) {
-  parallel_for(stream, n, direction<T>{beta, r, weight<T>{inverse}, p, first});
+  parallel_for(stream, n, direction<T>{{nullptr, T(0), beta}, r, weight<T>{inverse}, p, first});
 }
 
 template <class T>
-void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T* sum) {
-  parallel_reduce(stream, n, product_terms<T>{u, v}, sum, sums_by);
+void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T* sum, const int* done) {
+  if (done == nullptr) {
+    dot(stream, u, v, static_cast<std::size_t>(n), sums_by, sum);
+  } else {
+    parallel_reduce(stream, n, products_until_done<T>{u, v, done}, sum, sums_by);
+  }
 }
 
 template <class T>
 void cg_update_rows(cudaStream_t stream, std::int64_t n, T alpha, const T* p, const T* ap, T* x, T* r, const T* inverse,
                     T* sum) {
-  parallel_reduce(stream, n, update<T>{alpha, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+  parallel_reduce(stream, n, update<T>{{nullptr, alpha, T(0)}, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
 }
 
 template <class T>
@@ -286,13 +295,13 @@ void cg_state_start(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, co
 template <class T>
 void cg_state_direction_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* r,
                              const T* inverse, T* p) {
-  parallel_for(stream, n, state_direction<T>{state, r, weight<T>{inverse}, p});
+  parallel_for(stream, n, direction<T>{{state, T(0), T(0)}, r, weight<T>{inverse}, p, false});
 }
 
 template <class T>
 void cg_state_update_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* p,
                           const T* ap, T* x, T* r, const T* inverse, T* sum) {
-  parallel_reduce(stream, n, state_update<T>{state, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+  parallel_reduce(stream, n, update<T>{{state, T(0), T(0)}, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
 }
 
 template <class T>
@@ -302,16 +311,16 @@ void cg_state_advance(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, 
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mpi::cg advance_kernel");
 }
 
-#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                       \
-  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*);      \
-  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, const T*, \
-                              std::int64_t, T*);                                                              \
+#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                              \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*, const int*); \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, const T*,        \
+                              std::int64_t, T*);                                                                     \
   template void inverse_diagonal(cudaStream_t, const csr_matrix<T, Index, Offset>&, T*);
 KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
 #undef KSYNC_DISTRIBUTED_MATRIX_ROWS
 
 #define KSYNC_DISTRIBUTED_VECTOR_ROWS(T)                                                                           \
-  template void gather(cudaStream_t, const T*, const std::int64_t*, std::int64_t, T*);                             \
+  template void gather(cudaStream_t, const T*, const std::int64_t*, std::int64_t, T*, const int*);                 \
   template void cg_start_rows(cudaStream_t, std::int64_t, const T*, const T*, T*, const T*, T*, T*, T*, T*);       \
   template void cg_state_start(cudaStream_t, ksync::detail::cg_scalars<T>*, const ksync::detail::cg_start_step&,   \
                                double*);                                                                           \
@@ -321,7 +330,7 @@ KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
                                      const T*, T*, T*, const T*, T*);                                              \
   template void cg_state_advance(cudaStream_t, ksync::detail::cg_scalars<T>*, double, int, double*);               \
   template void cg_direction_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, bool);                    \
-  template void cg_dot_rows(cudaStream_t, std::int64_t, const T*, const T*, T*);                                   \
+  template void cg_dot_rows(cudaStream_t, std::int64_t, const T*, const T*, T*, const int*);                       \
   template void cg_update_rows(cudaStream_t, std::int64_t, T, const T*, const T*, T*, T*, const T*, T*);           \
   template void cg_pipelined_start_rows(cudaStream_t, std::int64_t, const T*,                                      \
                                         const ksync::detail::cg_pipelined_vectors<T>&, T*, T*);                    \

@@ -79,6 +79,14 @@ struct cg_workspace {
   device_buffer<double> history;
 
   [[nodiscard]] const T* inverse_or_null() const { return inverse.size() > 0 ? inverse.data() : nullptr; }
+  // The classic recurrence's vectors as pointers.
+  struct classic_pointers {
+    T* p;
+    T* ap;
+    T* r;
+    const T* inverse;
+  };
+  [[nodiscard]] classic_pointers classic() const { return {p.data(), ap.data(), r.data(), inverse_or_null()}; }
   [[nodiscard]] T* input() const { return preconditioned_w.size() > 0 ? preconditioned_w.data() : w.data(); }
 };
 
@@ -195,18 +203,16 @@ ksync::detail::cg_scalars<T> cg_pipelined_run_from(cudaStream_t stream, MPI_Comm
   if (s.done != 0) return s;
   spmv_unchecked(stream, comm, a, input, product, failure, ghosts_where_they_arrive);  // n = A M^-1 w
   while (true) {
-    const int iteration = s.iteration + 1;
-    const T alpha = s.rho / s.p_ap;
-    const T beta = s.beta;
-    std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r
+    std::array<T, 2> sums{};  // the new r . M^-1 r and w . M^-1 r, with alpha = rho / p.Ap and beta of the state
     unless_failed(failure, [&] {
-      rows::cg_pipelined_pass_rows(stream, n, static_cast<const T*>(product), vectors, preconditioned_w, alpha, beta,
-                                   v.sums.data());
+      rows::cg_pipelined_pass_rows(stream, n, static_cast<const T*>(product), vectors, preconditioned_w, s.rho / s.p_ap,
+                                   s.beta, v.sums.data());
       sums = sums_home<T, 2>(stream, v.sums);
     });
     sums_in_flight<T, 3> in_flight(comm, ksync::mpi::detail::with_failure_count<T, 2>(sums, failure));
     spmv_unchecked(stream, comm, a, input, product, failure,
                    ghosts_where_they_arrive);  // the next n = A M^-1 w, while the sums travel
+    const int iteration = s.iteration + 1;
     sums = ksync::mpi::detail::sums_unless_failed<T, 3>(comm, cg_where, in_flight.wait(), failure, iteration);
     s.rho_next = sums[0];
     s.delta = sums[1];
@@ -233,26 +239,25 @@ ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node:
   using state_type = ksync::detail::cg_scalars<T>;
   using ksync::cuda::detail::nccl_all_reduce_in_place;
   const std::int64_t n = a.owned_rows();
-  T* const p = v.p.data();
-  T* const ap = v.ap.data();
-  T* const r = v.r.data();
-  const T* const inverse = v.inverse_or_null();
+  const auto vectors = v.classic();  // a struct, not structured bindings: clang < 16 cannot capture those
+  T* const p = vectors.p;
   state_type* const state = v.state.data();
+  const int* const done = &state->done;
   static_assert(offsetof(state_type, rho_next) == sizeof(T) && offsetof(state_type, delta) == 2 * sizeof(T) &&
                     offsetof(state_type, p_ap) == 3 * sizeof(T),
                 "the start sums rho, rho_next, delta and p_ap as four neighbours");
   KSYNC_CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(state_type), stream));  // delta stays 0: classic
   if (n > 0)
     KSYNC_CUDA_CHECK(cudaMemcpyAsync(p, x, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDefault, stream));
-  spmv_nccl_unchecked(stream, nccl, a, p, ap);
-  rows::cg_start_rows(stream, n, b, static_cast<const T*>(ap), r, inverse, static_cast<T*>(nullptr), &state->rho,
-                      &state->rho_next, &state->p_ap);
+  spmv_nccl_unchecked(stream, nccl, a, p, vectors.ap, done);
+  rows::cg_start_rows(stream, n, b, static_cast<const T*>(vectors.ap), vectors.r, vectors.inverse,
+                      static_cast<T*>(nullptr), &state->rho, &state->rho_next, &state->p_ap);
   nccl_all_reduce_in_place(nccl, stream, &state->rho, 4, reduce_op::sum);
   rows::cg_state_start(stream, state,
                        {.tolerance = options.tolerance,
                         .max_iterations = options.max_iterations,
                         .first_iteration = first_iteration,
-                        .preconditioned = inverse != nullptr,
+                        .preconditioned = vectors.inverse != nullptr,
                         .pipelined = false},
                        history);
   const auto post = [&] { return mailbox::post(stream, state, sizeof(state_type)); };
@@ -263,13 +268,13 @@ ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node:
   };
   if (const state_type s = wait(post()); s.done != 0) return s;  // converged or refused at the start: no batch
   const auto iterate = [&] {
-    rows::cg_state_direction_rows(stream, n, static_cast<const state_type*>(state), static_cast<const T*>(r), inverse,
-                                  p);  // p = M^-1 r + beta p, beta 0 after the start
-    spmv_nccl_unchecked(stream, nccl, a, p, ap);
-    rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(ap), &state->p_ap);
+    rows::cg_state_direction_rows(stream, n, static_cast<const state_type*>(state), static_cast<const T*>(vectors.r),
+                                  vectors.inverse, p);  // p = M^-1 r + beta p, beta 0 after the start
+    spmv_nccl_unchecked(stream, nccl, a, p, vectors.ap, done);
+    rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(vectors.ap), &state->p_ap, done);
     nccl_all_reduce_in_place(nccl, stream, &state->p_ap, 1, reduce_op::sum);
     rows::cg_state_update_rows(stream, n, static_cast<const state_type*>(state), static_cast<const T*>(p),
-                               static_cast<const T*>(ap), x, r, inverse, &state->rho_next);
+                               static_cast<const T*>(vectors.ap), x, vectors.r, vectors.inverse, &state->rho_next);
     nccl_all_reduce_in_place(nccl, stream, &state->rho_next, 1, reduce_op::sum);
     rows::cg_state_advance(stream, state, options.tolerance, options.max_iterations, history);
   };
@@ -402,6 +407,8 @@ cg_result cg(cudaStream_t stream, MPI_Comm comm, const node::nccl_communicator& 
                                   "options.recurrence = ", to_string(options.recurrence),
                                   ": the NCCL form runs the classic recurrence (the MPI form runs both)");
   });
+  // The batches of iterations each rank enqueues, NCCL calls and all, follow check_every: it must agree too.
+  ksync::mpi::detail::check_same_everywhere(comm, detail::cg_where, "options.check_every", options.check_every);
   const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options, /*scalars_on_device=*/true);
   double* const history = options.record_history ? v.history.data() : nullptr;
   const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {

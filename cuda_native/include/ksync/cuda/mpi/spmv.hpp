@@ -227,7 +227,8 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
   unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });  // no ghost
   // MPI reads the packed entries next, and writes the ghosts where the last product's ghost copy (on the halo
   // stream) and boundary rows (before x_ready) read them: the host waits for the pack's event alone, also where a
-  // later step failed (the buffers must not change under the GPU's work either way).
+  // later step failed. Where this rank failed before the pack was recorded, nothing is waited for: it throws, and
+  // what it sends or receives is not used.
   if (pack_recorded) {
     try {
       a.packed().synchronize();
@@ -261,10 +262,12 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
 
 // The product with its halo through NCCL on the halo stream (ksync::cuda::mpi::cg's NCCL form): the same order of
 // events as spmv_unchecked, but nothing waits on the host, so a solve whose scalars stay on the GPUs can enqueue
-// iterations ahead. The entries are packed into the device send buffer and the ghosts received straight into x.
+// iterations ahead. The entries are packed into the device send buffer and the ghosts received straight into x. The
+// kernels do nothing once *done (the solve's cg_scalars::done, device memory) is set; the exchange still runs, so
+// every rank makes the same NCCL calls.
 template <class T, class Index, class Offset>
 void spmv_nccl_unchecked(cudaStream_t stream, const node::nccl_communicator& nccl,
-                         const distributed_csr<T, Index, Offset>& a, T* x, T* y) {
+                         const distributed_csr<T, Index, Offset>& a, T* x, T* y, const int* done) {
   using ksync::cuda::detail::distributed::multiply_rows;
   const halo_plan& plan = a.plan();
   if (plan.exchanges()) {
@@ -273,16 +276,17 @@ void spmv_nccl_unchecked(cudaStream_t stream, const node::nccl_communicator& ncc
     a.x_ready().make_wait(halo);
     if (!plan.sends.empty())
       ksync::cuda::detail::distributed::gather(halo, static_cast<const T*>(x), a.send_indices(),
-                                               static_cast<std::int64_t>(plan.sends.size()), a.device_send_buffer());
-    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y);  // no ghost: beside the exchange
+                                               static_cast<std::int64_t>(plan.sends.size()), a.device_send_buffer(),
+                                               done);
+    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y, done);  // no ghost: beside the exchange
     ksync::cuda::detail::nccl_exchange_halo(nccl, halo, plan, static_cast<const T*>(a.device_send_buffer()),
                                             x + plan.owned);
     a.ghosts_in().record(halo);
     a.ghosts_in().make_wait(stream);  // the boundary rows read the ghosts next
   } else {
-    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y);
+    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y, done);
   }
-  multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
+  multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y, done);
 }
 
 // Throws std::invalid_argument unless `device` (the matrix's) is the current one: the product's kernels and the

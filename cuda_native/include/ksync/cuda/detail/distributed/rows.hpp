@@ -25,9 +25,12 @@ struct row_set {
 };
 
 // y[i] = row i of A x for each row i of `rows`, summed in its storage order (csr_row_apply, as spmv's
-// row_per_thread): the rows equal the one-rank product's bits.
+// row_per_thread): the rows equal the one-rank product's bits. Where `done` (device memory: a solve's
+// cg_scalars::done) is not null, the kernel does nothing once *done is set: a solve whose scalars stay on the device
+// enqueues iterations past its end.
 template <class T, class Index, class Offset>
-void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y);
+void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y,
+                   const int* done = nullptr);
 
 // The same, x's ghosts (local columns owned and up) read from `ghosts` where they arrived instead of from x.
 template <class T, class Index, class Offset>
@@ -36,7 +39,8 @@ void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, r
 
 // out[k] = x[indices[k]] for k < count: the entries a rank sends. `out` may be pinned host memory.
 template <class T>
-void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out);
+void gather(cudaStream_t stream, const T* x, const std::int64_t* indices, std::int64_t count, T* out,
+            const int* done = nullptr);
 
 // inverse[i] = 1 / A(i, i) for the a.rows() local rows (local row i's diagonal is local column i: a rank's own
 // columns come first), NaN where the entry is zero, negative or not finite (jacobi_inverse).
@@ -47,7 +51,7 @@ void inverse_diagonal(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a
 //   start      r = b - product; where preconditioned_r is not null, preconditioned_r = M^-1 r; *rr = r . M^-1 r,
 //              *bb = b . M^-1 b, *check = the diagonal's check (0, or NaN where an entry of M^-1 is NaN).
 //   direction  p = M^-1 r + beta p, or p = M^-1 r where `first` (p's old entries are then not read).
-//   dot        *sum = u . v.
+//   dot        *sum = u . v (nothing added once *done is set, where done is not null: as multiply_rows).
 //   update     x += alpha p, r -= alpha ap, *sum = r . M^-1 r of the new r.
 template <class T>
 void cg_start_rows(cudaStream_t stream, std::int64_t n, const T* b, const T* product, T* r, const T* inverse,
@@ -55,7 +59,7 @@ void cg_start_rows(cudaStream_t stream, std::int64_t n, const T* b, const T* pro
 template <class T>
 void cg_direction_rows(cudaStream_t stream, std::int64_t n, T beta, const T* r, const T* inverse, T* p, bool first);
 template <class T>
-void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T* sum);
+void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T* sum, const int* done = nullptr);
 template <class T>
 void cg_update_rows(cudaStream_t stream, std::int64_t n, T alpha, const T* p, const T* ap, T* x, T* r, const T* inverse,
                     T* sum);
