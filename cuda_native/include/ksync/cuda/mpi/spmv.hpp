@@ -90,7 +90,6 @@ class distributed_csr {
     plan_ = std::move(local.plan);
     ksync::mpi::detail::local_failure setup;
     try {
-      KSYNC_CUDA_CHECK(cudaGetDevice(&device_));
       offsets_ = copied(local.matrix.row_offsets);
       columns_ = copied(local.matrix.columns);
       values_ = copied(local.matrix.values);
@@ -100,23 +99,29 @@ class distributed_csr {
       interior_ = rows_of(local.interior, interior_list_);
       boundary_ = rows_of(local.boundary, boundary_list_);
       sends_ = copied(plan_.sends);
-      // The device buffer serves a direct halo and the NCCL product; a staged halo goes through pinned memory.
-      if (!plan_.sends.empty()) device_send_ = device_buffer<T>(plan_.sends.size(), where);
-      if (halo_ == halo_memory::staged) {
-        if (!plan_.sends.empty()) pinned_send_ = pinned_buffer<T>(plan_.sends.size(), cudaHostAllocDefault, where);
-        if (!plan_.ghosts.empty()) pinned_receive_ = pinned_buffer<T>(plan_.ghosts.size(), cudaHostAllocDefault, where);
-      }
-      int least = 0;
-      int greatest = 0;
-      KSYNC_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      halo_stream_ = std::make_unique<stream>(greatest);
-      x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
-      packed_ = std::make_unique<event>(cudaEventDisableTiming);
-      ghosts_in_ = std::make_unique<event>(cudaEventDisableTiming);
+      send_indices_ = sends_.data();
+      make_halo_side();
     } catch (...) {
       setup.hold();
     }
     setup.check_everywhere(comm, where, "making the matrix's device arrays");
+  }
+
+  // Over the arrays of a distributed matrix already on the current device and checked (the bridge from
+  // ksync::mpi::distributed_csr, whose arrays these are): `plan` with its send side, the local rows (local column
+  // indices), their two row sets and the send indices stay the caller's and must outlive this matrix. Not
+  // collective; the halo, where MPI moves it, is staged. Only its own buffers, stream and events are made here.
+  [[nodiscard]] static distributed_csr borrowing(halo_plan plan, const matrix_type& local, row_set interior,
+                                                 row_set boundary, const std::int64_t* send_indices) {
+    distributed_csr a;
+    a.plan_ = std::move(plan);
+    a.matrix_ = local;
+    a.interior_ = interior;
+    a.boundary_ = boundary;
+    a.send_indices_ = send_indices;
+    a.halo_ = halo_memory::staged;
+    a.make_halo_side();
+    return a;
   }
 
   [[nodiscard]] std::int64_t owned_rows() const noexcept { return plan_.owned; }
@@ -131,7 +136,7 @@ class distributed_csr {
   [[nodiscard]] int device() const noexcept { return device_; }
 
   // The halo's own pieces, for the product (detail::spmv_unchecked).
-  [[nodiscard]] const std::int64_t* send_indices() const noexcept { return sends_.data(); }
+  [[nodiscard]] const std::int64_t* send_indices() const noexcept { return send_indices_; }
   [[nodiscard]] T* send_buffer() const noexcept {
     return halo_ == halo_memory::direct ? device_send_.data() : pinned_send_.data();
   }
@@ -144,6 +149,26 @@ class distributed_csr {
 
  private:
   static constexpr const char* where = "ksync::cuda::mpi::distributed_csr";
+
+  distributed_csr() = default;
+
+  // On the current device: the halo's buffers (a device one for a direct halo and the NCCL product, pinned ones
+  // for a staged halo), its stream at the device's highest priority and the product's events.
+  void make_halo_side() {
+    KSYNC_CUDA_CHECK(cudaGetDevice(&device_));
+    if (!plan_.sends.empty()) device_send_ = device_buffer<T>(plan_.sends.size(), where);
+    if (halo_ == halo_memory::staged) {
+      if (!plan_.sends.empty()) pinned_send_ = pinned_buffer<T>(plan_.sends.size(), cudaHostAllocDefault, where);
+      if (!plan_.ghosts.empty()) pinned_receive_ = pinned_buffer<T>(plan_.ghosts.size(), cudaHostAllocDefault, where);
+    }
+    int least = 0;
+    int greatest = 0;
+    KSYNC_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    halo_stream_ = std::make_unique<stream>(greatest);
+    x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
+    packed_ = std::make_unique<event>(cudaEventDisableTiming);
+    ghosts_in_ = std::make_unique<event>(cudaEventDisableTiming);
+  }
   template <class V>
   static device_buffer<V> copied(const std::vector<V>& host) {
     device_buffer<V> copy;
@@ -174,6 +199,7 @@ class distributed_csr {
   row_set interior_;
   row_set boundary_;
   device_buffer<std::int64_t> sends_;
+  const std::int64_t* send_indices_ = nullptr;  // sends_, or the borrowed indices
   halo_memory halo_ = halo_memory::automatic;
   device_buffer<T> device_send_;         // direct and NCCL: the packed entries; the ghosts arrive in x
   pinned_buffer<T> pinned_send_;         // staged
