@@ -128,6 +128,54 @@ TEST(MpiCg, ThePipelinedRecurrenceStopsWithTheOneRankSolve) {
   expect_the_one_rank_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused);
 }
 
+// The form named: host_scalars is the solve above, to the iteration; device_scalars runs through the bridge to
+// ksync::cuda::mpi::cg's NCCL form where it can (Kokkos::Cuda, the native half, NCCL, a GPU for every rank: then
+// against the one-rank device_scalars solve) and stops every rank saying why where it cannot; a form ksync::mpi::cg
+// does not run stops every rank too.
+TEST(MpiCg, TheFormIsNamedAndDeviceScalarsGoesThroughTheBridge) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const auto p = problem_of(sparse_family::poisson_2d, 13);
+  const rank_part part = part_of(exec, p, rank);
+  Kokkos::View<double*> x("x", p.partition.size(rank));
+  ksync::cg_options options;
+  options.tolerance = 1e-10;
+  const ksync::cg_result plain = ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, options);
+  Kokkos::deep_copy(x, 0.0);
+  const ksync::cg_result named =
+      ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, ksync::cg_form::host_scalars, options);
+  EXPECT_EQ(named.iterations, plain.iterations);
+  EXPECT_EQ(named.relative_residual, plain.relative_residual);
+
+  const std::string why =
+      ksync::mpi::detail::why_no_nccl_cg<Exec, std::int32_t, std::int32_t>(MPI_COMM_WORLD);  // collective
+  Kokkos::deep_copy(x, 0.0);
+  try {
+    const ksync::cg_result result =
+        ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, ksync::cg_form::device_scalars, options);
+    EXPECT_TRUE(why.empty()) << "device_scalars ran where it should have been refused: " << why;
+    const ksync::csr_matrix whole(exec, p.a);
+    Kokkos::View<double*> x_all("x_all", p.a.rows);
+    const ksync::cg_result reference =
+        ksync::cg(exec, whole, device_copy(p.b, 0, p.a.rows), x_all, ksync::cg_form::device_scalars, options);
+    ksync::test::expect_the_same_solve(result, reference, options, "device_scalars, rank " + std::to_string(rank));
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_FALSE(why.empty()) << error.what();
+    EXPECT_NE(std::string(error.what()).find("ksync::mpi::cg: rank 0 of " + std::to_string(size) + ": " + why),
+              std::string::npos)
+        << error.what();
+  }
+  try {
+    (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, ksync::cg_form::fused, options);
+    ADD_FAILURE() << "no exception for form = fused";
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_NE(
+        std::string(error.what()).find("form = fused is not one of ksync::mpi::cg's (host_scalars, device_scalars)"),
+        std::string::npos)
+        << error.what();
+  }
+}
+
 // Options that differ between ranks, a wrong extent on one rank, or a diagonal Jacobi cannot use stop every
 // rank with the message, before any rank iterates.
 TEST(MpiCg, BadInputOnOneRankStopsEveryRank) {

@@ -152,15 +152,28 @@ void check_same_everywhere(MPI_Comm comm, const char* where, const char* what, V
 }
 }  // namespace detail
 
-// Node-local rank: this process's position among the ranks of comm that share its node.
-[[nodiscard]] inline int local_rank(MPI_Comm comm) {
+namespace detail {
+// Collective over comm: ask(node, &value) on the communicator of the ranks of comm that share this one's node
+// (MPI_Comm_rank or MPI_Comm_size), which is freed again.
+inline int ask_node(MPI_Comm comm, int (*ask)(MPI_Comm, int*)) {
   MPI_Comm node = MPI_COMM_NULL;
   KSYNC_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_of(comm), MPI_INFO_NULL, &node));
-  int rank = 0;
-  const int status = MPI_Comm_rank(node, &rank);
+  int value = 0;
+  const int status = ask(node, &value);
   MPI_Comm_free(&node);
   KSYNC_MPI_CHECK(status);
-  return rank;
+  return value;
+}
+}  // namespace detail
+
+// Node-local rank: this process's position among the ranks of comm that share its node. Collective.
+[[nodiscard]] inline int local_rank(MPI_Comm comm) {
+  return detail::ask_node(comm, &MPI_Comm_rank);
+}
+
+// How many ranks of comm share this process's node. Collective.
+[[nodiscard]] inline int local_size(MPI_Comm comm) {
+  return detail::ask_node(comm, &MPI_Comm_size);
 }
 
 }  // namespace ksync::mpi

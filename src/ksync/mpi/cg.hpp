@@ -29,6 +29,7 @@
 
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
+#include <ksync/detail/bridge/mpi_cg.hpp>
 #include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/spmv.hpp>
@@ -397,6 +398,39 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
     result.residual_history = std::move(history);
   }
   return result;
+}
+
+// The same with its form named (ksync/cg_types.hpp), as ksync::cg takes one: host_scalars is the call above, each
+// global sum an MPI reduction of host values; device_scalars keeps the halo, the sums and the scalar steps on the
+// GPUs through NCCL (the classic recurrence; ksync/detail/bridge/mpi_cg.hpp reaches ksync::cuda::mpi::cg's NCCL
+// form): on Kokkos::Cuda where this ksync has its native half and NCCL, a GPU for every rank, b and x contiguous.
+// Any other form, or device_scalars where it cannot run, makes every rank throw collective_error saying why.
+template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class BView, class XView>
+cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
+             const BView& b, const XView& x, cg_form form, const cg_options& options = {}) {
+  constexpr const char* where = "ksync::mpi::cg";
+  detail::check_same_everywhere(comm, where, "form", static_cast<std::int64_t>(form));
+  if (form == cg_form::host_scalars) return cg(exec, comm, a, b, x, options);
+  std::string problem;
+  if (form != cg_form::device_scalars) {
+    problem =
+        "form = " + std::string(to_string(form)) + " is not one of ksync::mpi::cg's (host_scalars, device_scalars)";
+  } else {
+    problem = detail::why_no_nccl_cg<ExecutionSpace, Index, Offset>(comm);  // collective: every rank gets here
+  }
+  const auto n = static_cast<std::size_t>(a.owned_rows());
+  if (problem.empty() && !(b.span_is_contiguous() && x.span_is_contiguous() && b.extent(0) == n && x.extent(0) == n))
+    problem = "form = device_scalars needs contiguous b and x of the matrix's " + std::to_string(n) +
+              " rows here; b.extent(0) = " + std::to_string(b.extent(0)) +
+              ", x.extent(0) = " + std::to_string(x.extent(0));
+  check_collectively(comm, problem.empty(), where, problem);
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda> && ksync::detail::csr_has_native_twin<Index, Offset>) {
+    auto& bridge = detail::nccl_bridge_of<T, Index, Offset>(comm, a);
+    return ksync::cuda::mpi::cg(exec.cuda_stream(), comm, bridge.nccl, bridge.matrix, b.data(), x.data(), options);
+  }
+#endif
+  throw std::logic_error("ksync::mpi::cg: form = device_scalars passed the checks where it cannot run");
 }
 
 }  // namespace ksync::mpi

@@ -194,6 +194,9 @@ class distributed_csr {
     if (halo_ == halo_memory::direct) return body(direct_send_, direct_receive_);
     return body(staged_send_, staged_receive_);
   }
+  // What the bridge to the native half keeps beside the matrix (ksync/detail/bridge/mpi_cg.hpp: its native twin and
+  // an NCCL communicator), made by the bridge the first time, dropped with the matrix.
+  [[nodiscard]] std::any& bridge_state() const noexcept { return bridge_state_; }
   // The instance the halo's own work (pack, ghost copy) runs on beside `exec`, on device backends: made by
   // partition_space of `exec` the first time and kept, keyed on exec's instance (made again for another one).
   template <class ExecutionSpace>
@@ -233,6 +236,7 @@ class distributed_csr {
   staged_buffer staged_send_;
   staged_buffer staged_receive_;
   mutable std::any halo_instance_;  // a kept_instance<ExecutionSpace>, once a device product ran
+  mutable std::any bridge_state_;
 };
 
 // Deduction from a host matrix: the default memory space of exec.
