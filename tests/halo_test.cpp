@@ -99,6 +99,15 @@ TEST(Localize, LocalProductsGiveTheGlobalRowsAndRowsAreSplitByGhosts) {
   }
 }
 
+// Rows walk as a range only where they are consecutive: none, one, a run; rows with a gap are a list.
+TEST(Localize, RowsAreOneRunOnlyWhereConsecutive) {
+  EXPECT_TRUE(ksync::is_one_run({}));
+  EXPECT_TRUE(ksync::is_one_run({7}));
+  EXPECT_TRUE(ksync::is_one_run({3, 4, 5, 6}));
+  EXPECT_FALSE(ksync::is_one_run({3, 4, 6}));
+  EXPECT_FALSE(ksync::is_one_run({0, 2, 3}));
+}
+
 // The send sides built from every rank's requests deliver, for each rank, exactly the ghost values it
 // expects from each source, in its order.
 TEST(AddSends, EveryRankReceivesItsGhostsInItsOrder) {

@@ -89,6 +89,12 @@ struct halo_plan {
   [[nodiscard]] bool exchanges() const noexcept { return !sends.empty() || !ghosts.empty(); }
 };
 
+// Whether ascending rows (a rank's interior or boundary rows) are one run first, first + 1, ...: a kernel then walks
+// a range instead of reading a list.
+[[nodiscard]] inline bool is_one_run(const std::vector<std::int64_t>& rows) {
+  return rows.empty() || rows.back() - rows.front() + 1 == static_cast<std::int64_t>(rows.size());
+}
+
 // A rank's rows with local column indices, and which of them can run before the halo arrives.
 template <class T, class Index, class Offset>
 struct local_rows {

@@ -96,8 +96,7 @@ struct row_set {
   template <class ExecutionSpace>
   static row_set of(const ExecutionSpace& exec, const char* label, const std::vector<std::int64_t>& rows) {
     row_set set{.list = {}, .first = rows.empty() ? 0 : rows.front(), .count = static_cast<std::int64_t>(rows.size())};
-    if (!rows.empty() && rows.back() - rows.front() + 1 != set.count)
-      set.list = ksync::detail::device_copy_of<MemorySpace>(exec, label, rows);
+    if (!is_one_run(rows)) set.list = ksync::detail::device_copy_of<MemorySpace>(exec, label, rows);
     return set;
   }
 };

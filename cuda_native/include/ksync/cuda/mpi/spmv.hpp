@@ -181,7 +181,7 @@ class distributed_csr {
   // One run [first, first + count) when the rows are consecutive, else their list copied into `list`.
   static row_set rows_of(const std::vector<std::int64_t>& rows, device_buffer<std::int64_t>& list) {
     row_set set{.list = nullptr, .first = rows.empty() ? 0 : rows.front(), .count = std::int64_t(rows.size())};
-    if (!rows.empty() && rows.back() - rows.front() + 1 != set.count) {
+    if (!is_one_run(rows)) {
       list = copied(rows);
       set.list = list.data();
     }
