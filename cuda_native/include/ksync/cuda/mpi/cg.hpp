@@ -340,16 +340,10 @@ void check_solve_arguments(MPI_Comm comm, const distributed_csr<T, Index, Offset
   std::string problem;
   try {
     ksync::detail::check_cg_options(cg_where, options);
-    ksync::detail::check_argument(a.plan().rank == ksync::mpi::rank_of(comm), cg_where, "the matrix is rank ",
-                                  a.plan().rank, "'s, not this rank's (", ksync::mpi::rank_of(comm), ")");
-    check_current_device(cg_where, a.device());
-    for (const auto& [pointer, name] : {std::pair<const T*, const char*>{b, "b"}, {x, "x"}}) {
-      ksync::detail::check_argument(pointer != nullptr || n == 0, cg_where, name, " is null but the matrix has ", n,
-                                    " rows here");
-      if (pointer != nullptr)
-        ksync::cuda::detail::check_device_memory(cg_where, name, pointer, a.device(),
-                                                 "the solver reads b and writes x");
-    }
+    check_matrix_here(cg_where, comm, a);
+    constexpr const char* use = "the solver reads b and writes x";
+    check_vector(cg_where, a, b, "b", n, use);
+    check_vector(cg_where, a, x, "x", n, use);
     ksync::detail::check_cg_apart(cg_where, b, static_cast<std::size_t>(n), x, static_cast<std::size_t>(n));
     more();
   } catch (const std::exception& error) {  // invalid_argument, or cuda_error from the pointer query

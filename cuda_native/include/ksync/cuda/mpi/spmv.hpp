@@ -315,35 +315,41 @@ void spmv_nccl_unchecked(cudaStream_t stream, const node::nccl_communicator& ncc
   multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y, done);
 }
 
-// Throws std::invalid_argument unless `device` (the matrix's) is the current one: the product's kernels and the
-// solver's buffers go to the current device, the halo stream and events belong to the matrix's.
-inline void check_current_device(const char* where, int device) {
+// Throws std::invalid_argument (cuda_error where a query fails) unless `a` is this rank's matrix and lives on the
+// current device: the operations' kernels and buffers go to the current device, the halo stream and events belong
+// to the matrix's.
+template <class Matrix>
+void check_matrix_here(const char* where, MPI_Comm comm, const Matrix& a) {
+  ksync::detail::check_argument(a.plan().rank == ksync::mpi::rank_of(comm), where, "the matrix is rank ", a.plan().rank,
+                                "'s, not this rank's (", ksync::mpi::rank_of(comm), ")");
   int current = 0;
   KSYNC_CUDA_CHECK(cudaGetDevice(&current));
-  ksync::detail::check_argument(current == device, where, "the current device is ", current,
-                                " but the matrix lives on device ", device, " (cudaSetDevice first)");
+  ksync::detail::check_argument(current == a.device(), where, "the current device is ", current,
+                                " but the matrix lives on device ", a.device(), " (cudaSetDevice first)");
+}
+
+// Throws std::invalid_argument unless `v` (`name`, `count` values) is device memory of the matrix's device, or null
+// where it holds nothing; `use` says what the operation does with it.
+template <class T, class Matrix>
+void check_vector(const char* where, const Matrix& a, const T* v, const char* name, std::int64_t count,
+                  const char* use) {
+  ksync::detail::check_argument(v != nullptr || count == 0, where, name, " is null but holds ", count, " values here");
+  if (v != nullptr) ksync::cuda::detail::check_device_memory(where, name, v, a.device(), use);
 }
 
 // Every rank checks the product's pointers, then all learn whether any failed.
 template <class T, class Index, class Offset>
 void check_product_arguments(const char* where, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, const T* x,
-                             const T* y, const char* x_name, const char* y_name) {
+                             const T* y) {
   std::string problem;
   try {
-    ksync::detail::check_argument(a.plan().rank == ksync::mpi::rank_of(comm), where, "the matrix is rank ",
-                                  a.plan().rank, "'s, not this rank's (", ksync::mpi::rank_of(comm), ")");
-    check_current_device(where, a.device());
-    const auto check_vector = [&](const T* v, const char* name, std::int64_t count) {
-      ksync::detail::check_argument(v != nullptr || count == 0, where, name, " is null but holds ", count,
-                                    " values here");
-      if (v != nullptr)
-        ksync::cuda::detail::check_device_memory(where, name, v, a.device(), "the product reads x and writes y");
-    };
-    check_vector(x, x_name, a.local_columns());
-    check_vector(y, y_name, a.owned_rows());
+    check_matrix_here(where, comm, a);
+    constexpr const char* use = "the product reads x and writes y";
+    check_vector(where, a, x, "x", a.local_columns(), use);
+    check_vector(where, a, y, "y", a.owned_rows(), use);
     ksync::detail::check_spmv_disjoint(where, x, static_cast<std::size_t>(a.local_columns()) * sizeof(T), y,
                                        static_cast<std::size_t>(a.owned_rows()) * sizeof(T));
-  } catch (const std::exception& error) {  // invalid_argument, or cuda_error from the pointer query
+  } catch (const std::exception& error) {  // invalid_argument, or cuda_error from a query
     problem = error.what();
   }
   ksync::mpi::check_collectively(comm, problem.empty(), where, problem);
@@ -355,8 +361,8 @@ void check_product_arguments(const char* where, MPI_Comm comm, const distributed
 // Asynchronous on `stream` for y (the host waits for the pack and the messages, not for the rows).
 template <class T, class Index, class Offset>
 void spmv(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, T* x, T* y) {
-  detail::check_product_arguments("ksync::cuda::mpi::spmv", comm, a, static_cast<const T*>(x), static_cast<const T*>(y),
-                                  "x", "y");
+  detail::check_product_arguments("ksync::cuda::mpi::spmv", comm, a, static_cast<const T*>(x),
+                                  static_cast<const T*>(y));
   ksync::mpi::detail::local_failure failure;
   detail::spmv_unchecked(stream, comm, a, x, y, failure);
   failure.rethrow_here();  // this rank's halo went out all the same: no other rank waits for it
