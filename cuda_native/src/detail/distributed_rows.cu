@@ -4,7 +4,6 @@
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cuda/detail/cg/kernels.cuh>  // start_kernel, advance_kernel
 #include <ksync/cuda/detail/distributed/rows.hpp>
-#include <ksync/cuda/detail/spmv/reader.cuh>
 #include <ksync/cuda/device/parallel_for.cuh>
 #include <ksync/cuda/device/parallel_reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>  // dot
@@ -31,22 +30,9 @@ __device__ inline bool ended(const int* done) {
   return done != nullptr && *done != 0;
 }
 
-template <class T, class Index, class Offset>
-struct rows_product {
-  csr_matrix<T, Index, Offset> a;
-  row_set rows;
-  const T* x;
-  T* y;
-  const int* done;
-  __device__ void operator()(std::int64_t k) const {
-    if (ended(done)) return;
-    const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
-    y[i] = a(x_reader<T>{x}, i);
-  }
-};
-
-// Entry j of x's local columns with the ghosts read where they arrived (pinned host memory, staged): plain loads for
-// those, the read-only path for x's own.
+// Entry j of x's local columns: x's own entries through the read-only path, and where the ghosts were read where
+// they arrived (pinned host memory, staged) the ones from `owned` on with plain loads there. The plain product
+// passes owned = a.cols(), so every entry is x's.
 template <class T>
 struct split_reader {
   const T* x;
@@ -55,13 +41,16 @@ struct split_reader {
   __device__ T operator()(std::int64_t j) const { return j < owned ? __ldg(x + j) : ghosts[j - owned]; }
 };
 
+// y[i] = row i of A x for the rows of a row set, nothing once the solve ended.
 template <class T, class Index, class Offset>
-struct split_rows_product {
+struct rows_product {
   csr_matrix<T, Index, Offset> a;
   row_set rows;
   split_reader<T> x;
   T* y;
+  const int* done;
   __device__ void operator()(std::int64_t k) const {
+    if (ended(done)) return;
     const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
     y[i] = a(x, i);
   }
@@ -220,13 +209,15 @@ constexpr reduce_strategy sums_by = reduce_strategy::last_block;  // one launch 
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y,
                    const int* done) {
-  parallel_for(stream, rows.count, rows_product<T, Index, Offset>{a, rows, x, y, done});
+  parallel_for(stream, rows.count,
+               rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, nullptr, a.cols()}, y, done});
 }
 
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x,
                    const T* ghosts, std::int64_t owned, T* y) {
-  parallel_for(stream, rows.count, split_rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, ghosts, owned}, y});
+  parallel_for(stream, rows.count,
+               rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, ghosts, owned}, y, nullptr});
 }
 
 template <class T>
