@@ -159,6 +159,17 @@ TEST(MpiCg, TheFormIsNamedAndDeviceScalarsGoesThroughTheBridge) {
     const ksync::cg_result reference =
         ksync::cg(exec, whole, device_copy(p.b, 0, p.a.rows), x_all, ksync::cg_form::device_scalars, options);
     ksync::test::expect_the_same_solve(result, reference, options, "device_scalars, rank " + std::to_string(rank));
+    // The kept bridge (native twin and NCCL communicator) is keyed on comm: a solve on a duplicate of it makes
+    // both again, a solve on the first comm after it makes them once more; each stops as the first did.
+    MPI_Comm duplicate = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &duplicate);
+    for (const MPI_Comm comm : {duplicate, MPI_COMM_WORLD}) {
+      Kokkos::deep_copy(x, 0.0);
+      const ksync::cg_result again =
+          ksync::mpi::cg(exec, comm, part.a, part.b, x, ksync::cg_form::device_scalars, options);
+      EXPECT_EQ(again.iterations, result.iterations) << "rank " << rank;
+    }
+    MPI_Comm_free(&duplicate);
   } catch (const ksync::mpi::collective_error& error) {
     EXPECT_FALSE(why.empty()) << error.what();
     EXPECT_NE(std::string(error.what()).find("ksync::mpi::cg: rank 0 of " + std::to_string(size) + ": " + why),
