@@ -127,13 +127,3 @@ TEST(MpiDeviceMemory, TheEnvironmentOverridesTheLibrarysAnswer) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  // Errors come back as codes (KSYNC_MPI_CHECK turns them into exceptions) instead of aborting the job.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  ::testing::InitGoogleTest(&argc, argv);
-  const int status = RUN_ALL_TESTS();
-  MPI_Finalize();
-  return status;
-}
