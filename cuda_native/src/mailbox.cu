@@ -91,6 +91,11 @@ void publish(cudaStream_t stream, const reservation& reserved) {
 }
 
 void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes) {
+  wait(stream, posted, destination, bytes, {});
+}
+
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
+          const std::function<void()>& meanwhile) {
   mailbox_slot& slot = slot_of(stream_workspace(stream), posted.epoch);
   // The epoch word lives in pinned memory the GPU writes; atomic_ref keeps every load a real load and
   // orders the value's loads after it.
@@ -104,6 +109,7 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
       throw cuda_error(cudaErrorUnknown, "ksync::cuda: the stream finished but the mailbox post never arrived");
     if (status != cudaSuccess && status != cudaErrorNotReady)
       detail::throw_cuda_error(status, "ksync::cuda::mailbox::wait (cudaStreamQuery)", __FILE__, __LINE__);
+    if (meanwhile) meanwhile();
     // A long wait (a big reduction, a long solve) stops burning a core once it passes a millisecond.
     if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) std::this_thread::yield();
   }

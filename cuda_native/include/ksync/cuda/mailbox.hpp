@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace ksync::cuda::mailbox {
 
@@ -50,6 +51,11 @@ void publish(cudaStream_t stream, const reservation& reserved);
 // Waits until the post of `posted` has arrived and copies its bytes to `destination`. Throws cuda_error
 // when the stream reports an error first.
 void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes);
+// The same, calling `meanwhile()` now and then while the post has not arrived (every few microseconds, where
+// the stream's errors are asked for): it may throw to stop waiting, as a distributed solver does when another
+// rank has failed (ksync/mpi/failure_alarm.hpp). The post still arrives later; the caller may not post twice more.
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
+          const std::function<void()>& meanwhile);
 
 // A value of type T written straight into the mailbox: `write(slot)` enqueues on `stream` the work that
 // stores it, with plain stores, at `slot` (mapped host memory); returns it once it has arrived.
