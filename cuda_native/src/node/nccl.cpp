@@ -36,6 +36,20 @@ namespace {
 }
 #define KSYNC_NCCL_CHECK(call) KSYNC_DETAIL_CHECK_CALL(call, ncclSuccess, ::ksync::cuda::detail::throw_nccl_error)
 
+// NCCL calls `enqueue` makes, as one group. Where one of them throws, the group is still closed: an open group
+// would hold every later NCCL call of this thread, the abort of a failed solve's communicator too.
+template <class Enqueue>
+void in_one_group(const Enqueue& enqueue) {
+  KSYNC_NCCL_CHECK(ncclGroupStart());
+  try {
+    enqueue();
+  } catch (...) {
+    (void)ncclGroupEnd();
+    throw;
+  }
+  KSYNC_NCCL_CHECK(ncclGroupEnd());
+}
+
 ncclRedOp_t nccl_op(reduce_op op) {
   return foreign_op(op, ncclSum, ncclMin, ncclMax);
 }
@@ -64,11 +78,11 @@ template <class T>
 void nccl_all_reduce_in_place(node::device_group& group, std::span<T* const> buffers, reduce_op op) {
 #if KSYNC_HAS_NCCL
   auto& comms = group.nccl().comms;
-  KSYNC_NCCL_CHECK(ncclGroupStart());
-  for (int r = 0; r < group.size(); ++r)
-    KSYNC_NCCL_CHECK(ncclAllReduce(buffers[static_cast<std::size_t>(r)], buffers[static_cast<std::size_t>(r)], 1,
-                                   nccl_type<T>(), nccl_op(op), comms[static_cast<std::size_t>(r)], group.stream(r)));
-  KSYNC_NCCL_CHECK(ncclGroupEnd());
+  in_one_group([&] {
+    for (int r = 0; r < group.size(); ++r)
+      KSYNC_NCCL_CHECK(ncclAllReduce(buffers[static_cast<std::size_t>(r)], buffers[static_cast<std::size_t>(r)], 1,
+                                     nccl_type<T>(), nccl_op(op), comms[static_cast<std::size_t>(r)], group.stream(r)));
+  });
 #else
   (void)group, (void)buffers, (void)op;
   no_nccl("ksync::cuda::node::reduce (combine_strategy::nccl)");
@@ -92,16 +106,16 @@ void nccl_exchange_halo(const node::nccl_communicator& comm, cudaStream_t stream
                         const T* packed, T* ghosts) {
 #if KSYNC_HAS_NCCL
   const auto handle = static_cast<ncclComm_t>(comm.native_handle());
-  KSYNC_NCCL_CHECK(ncclGroupStart());
-  for (std::size_t s = 0; s < plan.source_ranks.size(); ++s)
-    KSYNC_NCCL_CHECK(ncclRecv(ghosts + plan.source_offsets[s],
-                              static_cast<std::size_t>(plan.source_offsets[s + 1] - plan.source_offsets[s]),
-                              nccl_type<T>(), plan.source_ranks[s], handle, stream));
-  for (std::size_t t = 0; t < plan.target_ranks.size(); ++t)
-    KSYNC_NCCL_CHECK(ncclSend(packed + plan.target_offsets[t],
-                              static_cast<std::size_t>(plan.target_offsets[t + 1] - plan.target_offsets[t]),
-                              nccl_type<T>(), plan.target_ranks[t], handle, stream));
-  KSYNC_NCCL_CHECK(ncclGroupEnd());
+  in_one_group([&] {
+    for (std::size_t s = 0; s < plan.source_ranks.size(); ++s)
+      KSYNC_NCCL_CHECK(ncclRecv(ghosts + plan.source_offsets[s],
+                                static_cast<std::size_t>(plan.source_offsets[s + 1] - plan.source_offsets[s]),
+                                nccl_type<T>(), plan.source_ranks[s], handle, stream));
+    for (std::size_t t = 0; t < plan.target_ranks.size(); ++t)
+      KSYNC_NCCL_CHECK(ncclSend(packed + plan.target_offsets[t],
+                                static_cast<std::size_t>(plan.target_offsets[t + 1] - plan.target_offsets[t]),
+                                nccl_type<T>(), plan.target_ranks[t], handle, stream));
+  });
 #else
   (void)comm, (void)stream, (void)plan, (void)packed, (void)ghosts;
   no_nccl("ksync::cuda::mpi::cg (the NCCL form's halo)");
