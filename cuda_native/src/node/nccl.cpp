@@ -4,6 +4,7 @@
 #include <ksync/detail/check_call.hpp>
 #include <ksync/ops.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -35,6 +36,13 @@ namespace {
   throw std::runtime_error(message.str());
 }
 #define KSYNC_NCCL_CHECK(call) KSYNC_DETAIL_CHECK_CALL(call, ncclSuccess, ::ksync::cuda::detail::throw_nccl_error)
+
+// The communicator's handle, refused once it was aborted (an NCCL call would fail with less to say).
+ncclComm_t handle_of(const node::nccl_communicator& comm, const char* where) {
+  check_argument(!comm.aborted(), where,
+                 "the NCCL communicator was aborted (a distributed solve on it failed on some rank): make another");
+  return static_cast<ncclComm_t>(comm.native_handle());
+}
 
 // NCCL calls `enqueue` makes, as one group. Where one of them throws, the group is still closed: an open group
 // would hold every later NCCL call of this thread, the abort of a failed solve's communicator too.
@@ -94,7 +102,7 @@ void nccl_all_reduce_in_place(const node::nccl_communicator& comm, cudaStream_t 
                               reduce_op op) {
 #if KSYNC_HAS_NCCL
   KSYNC_NCCL_CHECK(ncclAllReduce(data, data, count, nccl_type<T>(), nccl_op(op),
-                                 static_cast<ncclComm_t>(comm.native_handle()), stream));
+                                 handle_of(comm, "ksync::cuda::node::reduce (nccl_communicator)"), stream));
 #else
   (void)comm, (void)stream, (void)data, (void)count, (void)op;
   no_nccl("ksync::cuda::node::reduce (nccl_communicator)");
@@ -105,7 +113,7 @@ template <class T>
 void nccl_exchange_halo(const node::nccl_communicator& comm, cudaStream_t stream, const halo_plan& plan,
                         const T* packed, T* ghosts) {
 #if KSYNC_HAS_NCCL
-  const auto handle = static_cast<ncclComm_t>(comm.native_handle());
+  const ncclComm_t handle = handle_of(comm, "ksync::cuda::mpi::cg (the NCCL form's halo)");
   in_one_group([&] {
     for (std::size_t s = 0; s < plan.source_ranks.size(); ++s)
       KSYNC_NCCL_CHECK(ncclRecv(ghosts + plan.source_offsets[s],
@@ -162,7 +170,12 @@ nccl_communicator::id_bytes nccl_communicator::unique_id() {
   return bytes;
 }
 
-nccl_communicator::nccl_communicator(const id_bytes& id, int ranks, int rank) : ranks_(ranks), rank_(rank) {
+namespace {
+std::atomic<std::uint64_t> communicators_made{0};
+}  // namespace
+
+nccl_communicator::nccl_communicator(const id_bytes& id, int ranks, int rank)
+    : ranks_(ranks), rank_(rank), serial_(++communicators_made) {
   detail::check_argument(ranks >= 1 && rank >= 0 && rank < ranks, "ksync::cuda::node::nccl_communicator",
                          "rank = ", rank, " and ranks = ", ranks, ": need 0 <= rank < ranks");
 #if KSYNC_HAS_NCCL
@@ -184,10 +197,21 @@ nccl_communicator::~nccl_communicator() = default;
 
 void* nccl_communicator::native_handle() const noexcept {
 #if KSYNC_HAS_NCCL
-  return state_ ? static_cast<void*>(state_->comms.front()) : nullptr;
+  return state_ && !state_->comms.empty() ? static_cast<void*>(state_->comms.front()) : nullptr;
 #else
   return nullptr;
 #endif
+}
+
+void nccl_communicator::abort() noexcept {
+#if KSYNC_HAS_NCCL
+  if (state_) {
+    for (ncclComm_t comm : state_->comms)
+      (void)ncclCommAbort(comm);  // ends it and frees it: nothing is left to destroy
+    state_->comms.clear();
+  }
+#endif
+  aborted_ = true;
 }
 
 template <class T>

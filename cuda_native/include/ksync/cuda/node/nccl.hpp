@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -39,12 +40,24 @@ class nccl_communicator {
 
   [[nodiscard]] int ranks() const noexcept { return ranks_; }
   [[nodiscard]] int rank() const noexcept { return rank_; }
-  [[nodiscard]] void* native_handle() const noexcept;  // the ncclComm_t
+  [[nodiscard]] void* native_handle() const noexcept;  // the ncclComm_t; null once aborted
+  // A number no other communicator of this process has had (never 0): what a distributed matrix keeps to know
+  // which communicator its ranks were connected through (ksync::cuda::mpi::cg's NCCL form).
+  [[nodiscard]] std::uint64_t serial() const noexcept { return serial_; }
+
+  // Ends the communicator at once (ncclCommAbort): operations still in flight on any stream, waiting for a rank
+  // that will never join them, end unfinished. Every rank of a distributed solve whose rank failed does this
+  // (ksync::cuda::mpi::cg's NCCL form); every later use of this communicator is refused, saying so (ksync's
+  // NCCL calls throw std::invalid_argument, the distributed CG collective_error on every rank): make another.
+  void abort() noexcept;
+  [[nodiscard]] bool aborted() const noexcept { return aborted_; }
 
  private:
   std::unique_ptr<detail::nccl_state, detail::nccl_state_deleter> state_;
   int ranks_ = 0;
   int rank_ = 0;
+  std::uint64_t serial_ = 0;
+  bool aborted_ = false;
 };
 
 }  // namespace ksync::cuda::node
