@@ -136,7 +136,7 @@ struct row {
 #if KSYNC_MPI_BENCH_NATIVE
 // The NCCL communicator of the form whose scalars stay on the GPUs, made by main where every rank has a GPU of its
 // own (NCCL takes one a rank) and the build has NCCL; null otherwise (then that row is left out).
-const ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
+ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
 
 // The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
 void measure_native(const exec_t& exec, const settings& s, std::int64_t m,

@@ -270,7 +270,7 @@ TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
 // scalars stay on the GPUs), and on this rank's GPU alone with ksync::cuda::cg's `reference` form, and compares
 // the two.
 void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form, halo_memory halo,
-                              const ksync::cuda::node::nccl_communicator* nccl = nullptr) {
+                              ksync::cuda::node::nccl_communicator* nccl = nullptr) {
   const ksync::cuda::stream stream;
   for (const auto family : ksync::test::all_sparse_families) {
     const int m = family == sparse_family::poisson_3d ? 6 : 13;
@@ -337,7 +337,7 @@ TEST(MpiNativeCg, TheNcclFormStopsWithTheOneGpuSolve) {
   if (!ksync::test::every_rank_has_a_gpu()) GTEST_SKIP() << "ksync-skip: the NCCL form needs a CUDA GPU for every rank";
   if (!ksync::cuda::node::has_nccl()) GTEST_SKIP() << "ksync-skip: this build has no NCCL";
   (void)ksync::cuda::mpi::select_device(MPI_COMM_WORLD);
-  const auto nccl = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
+  auto nccl = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
   expect_the_one_gpu_solve(ksync::cg_recurrence::classic, ksync::cg_form::device_scalars, halo_memory::automatic,
                            &nccl);
   const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6));
@@ -350,6 +350,52 @@ TEST(MpiNativeCg, TheNcclFormStopsWithTheOneGpuSolve) {
                                    pipelined);
       },
       "the NCCL form runs the classic recurrence");
+}
+
+// A rank whose own CUDA call fails in the NCCL form (ksync::cuda::fail_cuda_call_after, at several depths) stops
+// every rank with collective_error naming it. Inside the iterations, where the others' GPUs wait in NCCL for it,
+// it raises the alarm and every rank aborts its communicator, which is refused afterwards while a new one solves;
+// before them (the checks, the work vectors) the communicator stays whole. With fewer GPUs than ranks on a node
+// this skips (NCCL takes one GPU a rank).
+TEST(MpiNativeCg, ARankThatFailsInTheNcclFormStopsEveryRank) {
+  if (!ksync::test::every_rank_has_a_gpu()) GTEST_SKIP() << "ksync-skip: the NCCL form needs a CUDA GPU for every rank";
+  if (!ksync::cuda::node::has_nccl()) GTEST_SKIP() << "ksync-skip: this build has no NCCL";
+  (void)ksync::cuda::mpi::select_device(MPI_COMM_WORLD);
+  const auto [rank, size] = ksync::test::world();
+  const int faulty = size - 1;
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 13));
+  const ksync::cuda::stream stream;
+  ksync::cg_options options;
+  options.tolerance = 1e-10;
+  options.check_every = 4;
+  const auto solve = [&](ksync::cuda::node::nccl_communicator& nccl) {
+    EXPECT_EQ(cudaMemset(block.x.data(), 0, block.x.size() * sizeof(double)), cudaSuccess);
+    return ksync::cuda::mpi::cg(stream.get(), MPI_COMM_WORLD, nccl, block.part, block.b.data(), block.x.data(),
+                                options);
+  };
+  int inside_the_iterations = 0;
+  for (const int nth : {9, 23, 61, 120}) {
+    const std::string where = "call " + std::to_string(nth) + ", " + rank_text();
+    auto nccl = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
+    if (rank == faulty) ksync::cuda::fail_cuda_call_after(nth);
+    try {
+      (void)solve(nccl);
+      ADD_FAILURE() << "no exception: " << where;
+    } catch (const ksync::mpi::collective_error& error) {
+      EXPECT_EQ(error.failing_rank(), faulty) << where;
+      EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
+    }
+    ksync::cuda::fail_cuda_call_after(0);
+    if (nccl.aborted()) {  // on every rank alike
+      ++inside_the_iterations;
+      expect_refused([&] { (void)solve(nccl); }, "nccl was aborted");
+      auto fresh = ksync::cuda::mpi::make_nccl_communicator(MPI_COMM_WORLD);
+      EXPECT_TRUE(solve(fresh).converged) << "the solve on a new communicator, " << where;
+    } else {
+      EXPECT_TRUE(solve(nccl).converged) << "the solve after the failure, " << where;
+    }
+  }
+  EXPECT_GE(inside_the_iterations, 2) << "too few of the failures reached the iterations";
 }
 
 // A rank whose own CUDA call fails mid-solve (ksync::cuda::fail_cuda_call_after, at several depths: the start, the

@@ -69,7 +69,8 @@ struct nccl_cg_bridge {
   ksync::cuda::node::nccl_communicator nccl;
 };
 
-// Collective over comm: the kept bridge of `a`, made (and kept) the first time and for another comm. Where one rank
+// Collective over comm: the kept bridge of `a`, made (and kept) the first time, for another comm, and after a solve
+// that failed on some rank aborted its communicator (on every rank, so all make it again). Where one rank
 // cannot hand its matrix over (no room for the halo's buffers), every rank stops before joining NCCL.
 template <class T, class Index, class Offset, class Matrix>
 nccl_cg_bridge<T, Index, ksync::detail::native_csr_offset<Offset>>& nccl_bridge_of(MPI_Comm comm, const Matrix& a) {
@@ -77,7 +78,7 @@ nccl_cg_bridge<T, Index, ksync::detail::native_csr_offset<Offset>>& nccl_bridge_
   using bridge = nccl_cg_bridge<T, Index, offset>;
   using native_matrix = ksync::cuda::mpi::distributed_csr<T, Index, offset>;
   auto* kept = std::any_cast<std::shared_ptr<bridge>>(&a.bridge_state());
-  if (kept != nullptr && (*kept)->comm == comm) return **kept;
+  if (kept != nullptr && (*kept)->comm == comm && !(*kept)->nccl.aborted()) return **kept;
   const auto& rows = a.local_matrix();
   const auto row_set_of = [](const auto& set) {
     return typename native_matrix::row_set{

@@ -27,15 +27,17 @@
 // and the refusals of unusable input are those of ksync::cg (ksync/cg_types.hpp). In the MPI form the global sums
 // and the failure count they carry are ksync::mpi::cg's (ksync/mpi/cg_sums.hpp): where one rank's own work throws
 // mid-solve (a launch, an allocation), it keeps exchanging and summing up to the next global sum, at which every
-// rank throws collective_error naming it; no rank is left waiting. The NCCL form cannot do that: a rank that
-// throws mid-solve leaves the others' GPUs waiting in NCCL, so end the job (MPI_Abort). Arguments are checked
-// collectively in both: options that differ between ranks, or a wrong pointer on one rank, stop every rank
-// before any iterates.
+// rank throws collective_error naming it; no rank is left waiting. In the NCCL form, where the ranks meet only on
+// their GPUs, such a rank raises an alarm the others hear while they wait (ksync/mpi/failure_alarm.hpp): every rank
+// aborts `nccl` (ncclCommAbort ends the kernels still waiting in it; make another communicator for the next solve)
+// and throws collective_error naming the failed rank. Arguments are checked collectively in both: options that
+// differ between ranks, or a wrong pointer on one rank, stop every rank before any iterates.
 #pragma once
 
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/detail/device_memory.hpp>
+#include <ksync/cuda/detail/distributed/mpi_alarm.hpp>
 #include <ksync/cuda/detail/distributed/rows.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
@@ -44,6 +46,7 @@
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
+#include <ksync/mpi/failure_alarm.hpp>
 
 #include <mpi.h>
 
@@ -53,6 +56,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -234,7 +238,8 @@ template <class T, class Index, class Offset>
 ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node::nccl_communicator& nccl,
                                                 const distributed_csr<T, Index, Offset>& a, const T* b, T* x,
                                                 const cg_workspace<T>& v, const cg_options& options,
-                                                int first_iteration, double* history) {
+                                                int first_iteration, double* history,
+                                                const std::function<void()>& listen) {
   namespace rows = ksync::cuda::detail::distributed;
   using state_type = ksync::detail::cg_scalars<T>;
   using ksync::cuda::detail::nccl_all_reduce_in_place;
@@ -263,7 +268,7 @@ ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node:
   const auto post = [&] { return mailbox::post(stream, state, sizeof(state_type)); };
   const auto wait = [&](mailbox::ticket posted) {
     state_type s;
-    mailbox::wait(stream, posted, &s, sizeof(s));
+    mailbox::wait(stream, posted, &s, sizeof(s), listen);  // listening for another rank's failure
     return s;
   };
   if (const state_type s = wait(post()); s.done != 0) return s;  // converged or refused at the start: no batch
@@ -286,6 +291,33 @@ ksync::detail::cg_scalars<T> cg_device_run_from(cudaStream_t stream, const node:
           iterate();
       },
       post, wait);
+}
+
+// NCCL connects a communicator's ranks on first use, on the host inside the NCCL calls: a rank that failed before
+// its first exchange or sum would leave the others waiting there, where no failure alarm reaches. So the first
+// solve of a matrix through a communicator runs the halo and a global sum once before anything else can fail,
+// and every rank learns that they completed everywhere; the matrix remembers the communicator (its serial).
+template <class T, class Index, class Offset>
+void connect_through_nccl(MPI_Comm comm, const node::nccl_communicator& nccl,
+                          const distributed_csr<T, Index, Offset>& a, const cg_workspace<T>& v) {
+  const int here = a.nccl_connected() == nccl.serial() ? 1 : 0;
+  int everywhere = 0;
+  KSYNC_MPI_CHECK(MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
+  if (everywhere == 1) return;
+  ksync::mpi::detail::local_failure connecting;
+  try {
+    const halo_plan& plan = a.plan();
+    const cudaStream_t halo = a.halo_stream();
+    if (plan.exchanges())  // whatever the buffers hold: the solve's start sends and sums again
+      ksync::cuda::detail::nccl_exchange_halo(nccl, halo, plan, static_cast<const T*>(a.device_send_buffer()),
+                                              v.p.data() + plan.owned);
+    ksync::cuda::detail::nccl_all_reduce_in_place(nccl, halo, v.sums.data(), 4, reduce_op::sum);
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(halo));
+  } catch (...) {
+    connecting.hold();
+  }
+  connecting.check_everywhere(comm, cg_where, "connecting the ranks through NCCL");
+  a.set_nccl_connected(nccl.serial());
 }
 
 // The work vectors and M^-1's entries, made on every rank before any rank exchanges: where one rank cannot (no
@@ -388,11 +420,13 @@ cg_result cg(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index,
 // The form whose scalars stay on the GPUs (see the top of the file): `nccl` joins the ranks of comm, one GPU each
 // (ksync::cuda::mpi::make_nccl_communicator), rank for rank. Classic recurrence only.
 template <class T, class Index, class Offset>
-cg_result cg(cudaStream_t stream, MPI_Comm comm, const node::nccl_communicator& nccl,
+cg_result cg(cudaStream_t stream, MPI_Comm comm, node::nccl_communicator& nccl,
              const distributed_csr<T, Index, Offset>& a, const T* b, T* x, const cg_options& options = {}) {
   detail::check_solve_arguments(comm, a, b, static_cast<const T*>(x), options, [&] {
     ksync::detail::check_argument(node::has_nccl(), detail::cg_where,
                                   "the NCCL form needs a build of ksync with NCCL (node::has_nccl() is false)");
+    ksync::detail::check_argument(!nccl.aborted(), detail::cg_where,
+                                  "nccl was aborted (an earlier solve on it failed on some rank): make another");
     ksync::detail::check_argument(nccl.ranks() == ksync::mpi::size_of(comm) && nccl.rank() == ksync::mpi::rank_of(comm),
                                   detail::cg_where, "nccl is rank ", nccl.rank(), " of ", nccl.ranks(),
                                   " but this is rank ", ksync::mpi::rank_of(comm), " of ", ksync::mpi::size_of(comm),
@@ -405,19 +439,47 @@ cg_result cg(cudaStream_t stream, MPI_Comm comm, const node::nccl_communicator& 
   ksync::mpi::detail::check_same_everywhere(comm, detail::cg_where, "options.check_every", options.check_every);
   const detail::cg_workspace<T> v = detail::make_workspace(stream, comm, a, options, /*scalars_on_device=*/true);
   double* const history = options.record_history ? v.history.data() : nullptr;
-  const auto [s, restarts] = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
-    return detail::cg_device_run_from(stream, nccl, a, b, x, v, options, first_iteration, history);
-  });
+  detail::connect_through_nccl(comm, nccl, a, v);
+  // From here the ranks meet only inside NCCL: a rank whose work throws raises the alarm, the others hear it in
+  // their waits, and every rank abandons the solve and learns who failed (detail/distributed/mpi_alarm.hpp).
+  namespace distributed = ksync::cuda::detail::distributed;
+  ksync::mpi::detail::failure_alarm& alarm = ksync::mpi::detail::alarm_of(comm);
+  const std::function<void()> listen = distributed::listen_for(alarm);
+  ksync::mpi::detail::local_failure failure;
+  bool heard = false;
+  std::pair<ksync::detail::cg_scalars<T>, int> last{};
   std::vector<double> host_history;
-  if (options.record_history) {
-    host_history.resize(static_cast<std::size_t>(s.iteration) + 1);
-    KSYNC_CUDA_CHECK(cudaMemcpyAsync(host_history.data(), history, host_history.size() * sizeof(double),
-                                     cudaMemcpyDeviceToHost, stream));
+  try {
+    last = ksync::detail::cg_confirm_on_true_residual(options, [&](int first_iteration) {
+      return detail::cg_device_run_from(stream, nccl, a, b, x, v, options, first_iteration, history, listen);
+    });
+    // The batch enqueued past the converged one still runs its (idle) steps and exchanges on every rank: wait for
+    // it before the work vectors go, and before the history is read.
+    distributed::synchronize_listening(stream, listen);
+    if (options.record_history) {  // on `stream`, now idle: a copy on the default stream would wait for others
+      host_history.resize(static_cast<std::size_t>(last.first.iteration) + 1);
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(host_history.data(), history, host_history.size() * sizeof(double),
+                                       cudaMemcpyDeviceToHost, stream));
+      KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+  } catch (const distributed::another_rank_failed&) {
+    heard = true;
+  } catch (...) {
+    // Where another rank failed first, this error may be its echo (an NCCL call failing after a peer aborted):
+    // the first failure is the one to report.
+    if (alarm.heard()) {
+      heard = true;
+    } else {
+      failure.hold();
+      alarm.raise();
+    }
   }
-  // The batch enqueued past the converged one still runs its (idle) steps and exchanges on every rank: wait for
-  // it before the work vectors go, and for the history.
-  KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return detail::result_of(s, restarts, options, std::move(host_history));
+  if (heard || failure.failed()) distributed::abandon(nccl, stream, a.halo_stream());
+  if (alarm.settle() > 0) {  // also where this rank had finished: the communicator is no longer whole
+    distributed::abandon(nccl, stream, a.halo_stream());
+    failure.check_everywhere(comm, detail::cg_where, "the NCCL form's iterations");  // throws on every rank
+  }
+  return detail::result_of(last.first, last.second, options, std::move(host_history));
 }
 
 }  // namespace ksync::cuda::mpi

@@ -146,6 +146,10 @@ class distributed_csr {
   [[nodiscard]] const event& x_ready() const noexcept { return *x_ready_; }
   [[nodiscard]] const event& packed() const noexcept { return *packed_; }
   [[nodiscard]] const event& ghosts_in() const noexcept { return *ghosts_in_; }
+  // The serial of the NCCL communicator this rank's halo peers and global sums were last connected through (0:
+  // none): ksync::cuda::mpi::cg's NCCL form connects them once, before anything in a solve can fail.
+  [[nodiscard]] std::uint64_t nccl_connected() const noexcept { return nccl_connected_; }
+  void set_nccl_connected(std::uint64_t serial) const noexcept { nccl_connected_ = serial; }
 
  private:
   static constexpr const char* where = "ksync::cuda::mpi::distributed_csr";
@@ -208,6 +212,7 @@ class distributed_csr {
   std::unique_ptr<event> x_ready_;
   std::unique_ptr<event> packed_;
   std::unique_ptr<event> ghosts_in_;
+  mutable std::uint64_t nccl_connected_ = 0;  // a note kept by a const product, as the events are used
 };
 
 namespace detail {
