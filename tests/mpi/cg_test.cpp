@@ -170,6 +170,25 @@ TEST(MpiCg, TheFormIsNamedAndDeviceScalarsGoesThroughTheBridge) {
       EXPECT_EQ(again.iterations, result.iterations) << "rank " << rank;
     }
     MPI_Comm_free(&duplicate);
+#if KSYNC_NATIVE_BRIDGE
+    // A rank whose CUDA call fails inside the NCCL form stops every rank; where it came inside the iterations
+    // every rank aborted the kept communicator, and the next solve makes it again and stops as the first did.
+    for (const int nth : {61, 120}) {
+      Kokkos::deep_copy(x, 0.0);
+      if (rank == size - 1) ksync::cuda::fail_cuda_call_after(nth);
+      try {
+        (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, ksync::cg_form::device_scalars, options);
+        ADD_FAILURE() << "no exception for a failure at call " << nth;
+      } catch (const ksync::mpi::collective_error& error) {
+        EXPECT_EQ(error.failing_rank(), size - 1) << error.what();
+      }
+      ksync::cuda::fail_cuda_call_after(0);
+      Kokkos::deep_copy(x, 0.0);
+      const ksync::cg_result after =
+          ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, ksync::cg_form::device_scalars, options);
+      EXPECT_EQ(after.iterations, result.iterations) << "after a failure at call " << nth << ", rank " << rank;
+    }
+#endif
   } catch (const ksync::mpi::collective_error& error) {
     EXPECT_FALSE(why.empty()) << error.what();
     EXPECT_NE(std::string(error.what()).find("ksync::mpi::cg: rank 0 of " + std::to_string(size) + ": " + why),
