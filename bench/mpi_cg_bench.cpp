@@ -12,6 +12,9 @@
 // rank but at the ends (weak scaling: the same block on every rank); per row below the slowest rank's median over the
 // repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
+//   kokkos cg                  the same with the CG a Kokkos application writes without ksync (bench/mpi_kokkos_cg.hpp:
+//                              halo through host memory, then every row; each dot a parallel_reduce to the host and
+//                              a blocking MPI_Allreduce)
 //   product                    ksync::mpi::spmv: the halo exchange overlapped with the interior rows
 //   interior, boundary         each row set alone, no exchange
 //   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
@@ -27,6 +30,7 @@
 // the path rank 0 took.
 // Rank 0 prints a Markdown table; --json writes the same rows for tools. Ranks sharing one GPU (or one CPU)
 // show the overhead of splitting, not a speed-up: docs/multi-gpu.md says how to read them.
+#include "mpi_kokkos_cg.hpp"
 #include "sparse.hpp"
 
 #include <ksync/halo.hpp>
@@ -49,6 +53,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -191,6 +196,30 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
 }
 #endif
 
+// Throws unless `baseline` (the baseline's x after `iterations` iterations from 0) is, on every rank, within 1e-8 of
+// the largest entry of ksync::mpi::cg's x after as many: a baseline timed is a baseline that solves.
+template <class Matrix, class Vector, class Solution>
+void check_against_ksync(const exec_t& exec, const Matrix& a, const Vector& b, const Solution& baseline,
+                         int iterations) {
+  Kokkos::View<double*> x("ksync::bench::mpi::check_x", a.owned_rows());
+  ksync::cg_options options;
+  options.tolerance = std::numeric_limits<double>::min();
+  options.max_iterations = iterations;
+  (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+  const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const auto theirs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), baseline);
+  double local[2] = {0, 0};  // the largest |x_i| and the largest difference
+  for (std::size_t i = 0; i < mine.extent(0); ++i) {
+    local[0] = std::max(local[0], std::abs(mine(i)));
+    local[1] = std::max(local[1], std::abs(mine(i) - theirs(i)));
+  }
+  double global[2];
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (!(global[1] <= 1e-8 * global[0]))
+    throw std::runtime_error("ksync_mpi_bench: the Kokkos baseline's x differs from ksync::mpi::cg's by " +
+                             std::to_string(global[1]) + ", the largest entry being " + std::to_string(global[0]));
+}
+
 // The rows of one m; `path` becomes where this rank's halo travelled.
 std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, ksync::mpi::halo_memory& path) {
   const int rank = ksync::mpi::rank_of(MPI_COMM_WORLD);
@@ -222,6 +251,19 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
                                  " iterations, not " + std::to_string(s.iterations));
     });
     rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)), us / s.iterations});
+  }
+  {
+    ksync::bench::mpi_baseline::kokkos_cg<exec_t> baseline(exec, MPI_COMM_WORLD, a);
+    const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
+    const double us = slowest_median_us(exec, s.repetitions, [&] {
+      Kokkos::deep_copy(exec, solution, 0.0);
+      const int taken = baseline.solve(b, solution, s.iterations, std::numeric_limits<double>::min());
+      if (taken != s.iterations)
+        throw std::runtime_error("ksync_mpi_bench: the Kokkos solve stopped after " + std::to_string(taken) +
+                                 " iterations, not " + std::to_string(s.iterations));
+    });
+    rows.push_back({m, "kokkos cg", us / s.iterations});
+    check_against_ksync(exec, a, b, solution, s.iterations);
   }
   Kokkos::deep_copy(exec, x, 1.0);
   rows.push_back(
@@ -265,14 +307,15 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
       s.repetitions, std::string(ksync::mpi::to_string(path)).c_str(),
       std::string(ksync::mpi::to_string(s.halo)).c_str());
   std::printf(
-      "| m | cg classic | cg pipelined | product | interior | boundary | exchange | allreduce | "
-      "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "| m | cg classic | cg pipelined | kokkos cg | product | interior | boundary | exchange | allreduce | "
+      "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::int64_t m : s.sizes) {
     const double parts = find(rows, m, "interior") + find(rows, m, "boundary");
-    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
-                find(rows, m, "cg classic"), find(rows, m, "cg pipelined"), find(rows, m, "product"),
-                find(rows, m, "interior"), find(rows, m, "boundary"), find(rows, m, "exchange"),
-                find(rows, m, "allreduce"), parts > 0 ? find(rows, m, "product") / parts : 0.0);
+    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
+                find(rows, m, "cg classic"), find(rows, m, "cg pipelined"), find(rows, m, "kokkos cg"),
+                find(rows, m, "product"), find(rows, m, "interior"), find(rows, m, "boundary"),
+                find(rows, m, "exchange"), find(rows, m, "allreduce"),
+                parts > 0 ? find(rows, m, "product") / parts : 0.0);
   }
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(

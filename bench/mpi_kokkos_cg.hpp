@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The baseline of ksync_mpi_bench: CG across MPI ranks as a Kokkos application writes it, without ksync. Each
+// iteration exchanges the halo of p (pack on the device, copy to a host buffer, MPI_Irecv/MPI_Isend/MPI_Waitall,
+// copy the ghosts back behind the owned entries), multiplies every owned row, and takes each dot as a
+// parallel_reduce into a host double followed by a blocking MPI_Allreduce. It reads the rank's rows and halo plan
+// from a ksync::mpi::distributed_csr (local column indices, ghosts after the owned entries), as an application
+// reads its own.
+#pragma once
+
+#include <ksync/mpi/spmv.hpp>
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ksync::bench::mpi_baseline {
+
+template <class Exec>
+class kokkos_cg {
+ public:
+  using Vector = Kokkos::View<double*, typename Exec::memory_space>;
+  using Matrix = ksync::mpi::distributed_csr<double, std::int32_t, typename Exec::memory_space>;
+  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+  kokkos_cg(Exec exec, MPI_Comm comm, const Matrix& a)
+      : exec_(std::move(exec)),
+        comm_(comm),
+        a_(a),
+        r_("ksync::bench::mpi::kokkos::r", a.owned_rows()),
+        p_("ksync::bench::mpi::kokkos::p", a.local_columns()),
+        ap_("ksync::bench::mpi::kokkos::ap", a.owned_rows()),
+        send_("ksync::bench::mpi::kokkos::send", a.plan().sends.size()),
+        send_host_(Kokkos::create_mirror_view(send_)),
+        ghosts_host_("ksync::bench::mpi::kokkos::ghosts", a.plan().ghosts.size()) {}
+
+  // Solves A x = b from x's values for `iterations` iterations unless ||r|| <= tolerance ||b|| first; x holds the
+  // owned entries. Returns the iterations taken.
+  int solve(const Vector& b, const Vector& x, int iterations, double tolerance) {
+    const std::int64_t n = a_.owned_rows();
+    const auto owned = Kokkos::make_pair(std::int64_t{0}, n);
+    const auto p_owned = Kokkos::subview(p_, owned);
+    // r = b - A x, through p (which has room for the ghosts): p = x, exchange, Ap = A p.
+    Kokkos::deep_copy(exec_, p_owned, x);
+    apply();
+    const Vector r = r_, ap = ap_;
+    Kokkos::parallel_for(
+        "ksync::bench::mpi::kokkos::residual", Policy(exec_, 0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { r(i) = b(i) - ap(i); });
+    Kokkos::deep_copy(exec_, p_owned, r);
+    const double bb = dot(b, b);
+    double rr = dot(r, r);
+    int taken = 0;
+    for (; taken < iterations && std::sqrt(rr) > tolerance * std::sqrt(bb); ++taken) {
+      apply();
+      const double alpha = rr / dot(p_owned, ap);
+      const Vector p = p_;
+      Kokkos::parallel_for(
+          "ksync::bench::mpi::kokkos::update", Policy(exec_, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
+            x(i) += alpha * p(i);
+            r(i) -= alpha * ap(i);
+          });
+      const double rr_next = dot(r, r);
+      const double beta = rr_next / rr;
+      rr = rr_next;
+      Kokkos::parallel_for(
+          "ksync::bench::mpi::kokkos::direction", Policy(exec_, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i) { p(i) = r(i) + beta * p(i); });
+    }
+    exec_.fence("ksync::bench::mpi::kokkos: the solve is done");
+    return taken;
+  }
+
+  // Public: nvcc takes no extended lambda inside a private member function.
+  // A global dot: a local parallel_reduce into a host double (it waits for exec), then MPI_Allreduce.
+  template <class U, class V>
+  double dot(const U& u, const V& v) const {
+    double local = 0;
+    Kokkos::parallel_reduce(
+        "ksync::bench::mpi::kokkos::dot", Policy(exec_, 0, static_cast<std::int64_t>(u.extent(0))),
+        KOKKOS_LAMBDA(std::int64_t i, double& sum) { sum += u(i) * v(i); }, local);
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
+    return global;
+  }
+
+  // ap = A p over the owned rows, after p's ghosts arrive.
+  void apply() {
+    exchange();
+    const auto offsets = a_.local_matrix().row_offsets();
+    const auto columns = a_.local_matrix().columns();
+    const auto values = a_.local_matrix().values();
+    const Vector p = p_, ap = ap_;
+    Kokkos::parallel_for(
+        "ksync::bench::mpi::kokkos::product", Policy(exec_, 0, a_.owned_rows()), KOKKOS_LAMBDA(std::int64_t i) {
+          double sum = 0;
+          for (std::int32_t k = offsets(i); k < offsets(i + 1); ++k)
+            sum += values(k) * p(columns(k));
+          ap(i) = sum;
+        });
+  }
+
+  // p's ghosts from the ranks that own them, through host memory (an MPI that reads device memory would take
+  // the device buffers instead).
+  void exchange() {
+    const halo_plan& plan = a_.plan();
+    if (!plan.exchanges()) return;
+    const auto sends = a_.send_indices();
+    const Vector p = p_, send = send_;
+    Kokkos::parallel_for(
+        "ksync::bench::mpi::kokkos::pack", Policy(exec_, 0, static_cast<std::int64_t>(plan.sends.size())),
+        KOKKOS_LAMBDA(std::int64_t k) { send(k) = p(sends(k)); });
+    Kokkos::deep_copy(exec_, send_host_, send_);
+    exec_.fence("ksync::bench::mpi::kokkos: the halo is packed");
+    std::vector<MPI_Request> requests;
+    for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
+      const std::int64_t first = plan.source_offsets[s];
+      requests.emplace_back();
+      MPI_Irecv(ghosts_host_.data() + first, static_cast<int>(plan.source_offsets[s + 1] - first), MPI_DOUBLE,
+                plan.source_ranks[s], 4245, comm_, &requests.back());
+    }
+    for (std::size_t t = 0; t < plan.target_ranks.size(); ++t) {
+      const std::int64_t first = plan.target_offsets[t];
+      requests.emplace_back();
+      MPI_Isend(send_host_.data() + first, static_cast<int>(plan.target_offsets[t + 1] - first), MPI_DOUBLE,
+                plan.target_ranks[t], 4245, comm_, &requests.back());
+    }
+    if (MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      throw std::runtime_error("ksync::bench::mpi::kokkos: MPI_Waitall of the halo failed");
+    Kokkos::deep_copy(exec_, Kokkos::subview(p_, Kokkos::make_pair(a_.owned_rows(), a_.local_columns())), ghosts_host_);
+  }
+
+ private:
+  Exec exec_;
+  MPI_Comm comm_;
+  const Matrix& a_;
+  Vector r_, p_, ap_, send_;
+  decltype(Kokkos::create_mirror_view(std::declval<Vector>())) send_host_;
+  Kokkos::View<double*, Kokkos::HostSpace> ghosts_host_;
+};
+
+}  // namespace ksync::bench::mpi_baseline
