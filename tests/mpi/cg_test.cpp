@@ -140,6 +140,7 @@ TEST(MpiCg, TheFormIsNamedAndDeviceScalarsGoesThroughTheBridge) {
   Kokkos::View<double*> x("x", p.partition.size(rank));
   ksync::cg_options options;
   options.tolerance = 1e-10;
+  options.record_history = true;  // expect_the_same_solve checks it
   const ksync::cg_result plain = ksync::mpi::cg(exec, MPI_COMM_WORLD, part.a, part.b, x, options);
   Kokkos::deep_copy(x, 0.0);
   const ksync::cg_result named =
