@@ -30,6 +30,8 @@
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/detail/bridge/mpi_cg.hpp>
+#include <ksync/detail/cg/kernels.hpp>            // lane_split, fold_lane
+#include <ksync/detail/cg/pipelined_kernels.hpp>  // update_block_on_host
 #include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/spmv.hpp>
@@ -62,6 +64,20 @@ struct weight_of {
     return inverse.extent(0) > 0 ? inverse(i) : typename View::value_type(1);
   }
 };
+
+// This rank's rows [0, n) dealt to the lanes of a reduction whose terms also store (the updates). Host backends:
+// one contiguous chunk a lane (split_into_lanes), summed in a local, in chains (fold_lane); summed per index the
+// sum was Kokkos' accumulator, which the updates' stores could alias, so a CPU kept it in memory and added one
+// term after another (on OpenMP the classic update took longer than plain Kokkos' update and dot apart).
+// Device backends: one index a lane, as a RangePolicy deals them.
+template <class ExecutionSpace>
+[[nodiscard]] ksync::detail::cg::lane_split rows_as_lanes(const ExecutionSpace& exec, std::int64_t n) {
+  if constexpr (runs_on_host<ExecutionSpace>) {
+    return ksync::detail::cg::split_into_lanes(exec, n);
+  } else {
+    return {.n = n, .lanes = n, .chunk = 0};
+  }
+}
 
 // The work Views of a distributed solve: p spans the local columns (the product fills its ghosts); r, Ap and
 // M^-1's entries (empty without Jacobi) are this rank's rows.
@@ -147,8 +163,12 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     std::array<T, 1> p_ap{};
     if (!failure.failed()) {
       try {
+        const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
         Kokkos::parallel_reduce(
-            "ksync::mpi::cg::p_ap", policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i, T& sum) { sum += p(i) * ap(i); },
+            "ksync::mpi::cg::p_ap", policy(exec, 0, lanes.lanes),
+            KOKKOS_LAMBDA(std::int64_t lane, T& sum) {
+              ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) { return p(i) * ap(i); });
+            },
             p_ap[0]);
       } catch (...) {
         failure.hold();
@@ -158,13 +178,16 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     const T alpha = s.rho / s.p_ap;
     std::array<T, 1> rho_next{};
     try {
+      const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
       Kokkos::parallel_reduce(
-          "ksync::mpi::cg::update", policy(exec, 0, n),
-          KOKKOS_LAMBDA(std::int64_t i, T& sum) {
-            x(i) += alpha * p(i);
-            const T r_i = r(i) - alpha * ap(i);
-            r(i) = r_i;
-            sum += r_i * weight(i) * r_i;
+          "ksync::mpi::cg::update", policy(exec, 0, lanes.lanes),
+          KOKKOS_LAMBDA(std::int64_t lane, T& sum) {
+            ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) {
+              x(i) += alpha * p(i);
+              const T r_i = r(i) - alpha * ap(i);
+              r(i) = r_i;
+              return r_i * weight(i) * r_i;
+            });
           },
           rho_next[0]);
     } catch (...) {
@@ -192,8 +215,10 @@ struct cg_pipelined_vectors_of_rank {
   Vector r, w, input, z, s, p, n, inverse;
 };
 
-// Row i of an iteration's pass (ksync/cg_pipelined.hpp's cg_pipelined_update, n_i from the product that ran
-// before it), and with Jacobi M^-1 w of the new w, which the next product reads.
+// The rows of a lane (rows_as_lanes) in an iteration's pass: each row's updates (ksync/cg_pipelined.hpp's
+// cg_pipelined_update, n_i from the product that ran before it), with Jacobi M^-1 w of the new w, which the next
+// product reads, and the lane's two sums. Host backends update a lane's chunk in blocks, as ksync::cg's pass does
+// (update_block_on_host: a row at a time, with its sums, the loop does not vectorize).
 template <class T, bool Weighted>
 struct pipelined_pass_of_rank {
   ksync::detail::cg_pipelined_vectors<T> v;
@@ -201,12 +226,34 @@ struct pipelined_pass_of_rank {
   T* input;
   T alpha;
   T beta;
-  KOKKOS_FUNCTION void operator()(std::int64_t i, T& rho, T& delta) const {
-    const ksync::detail::cg_sum_pair<T> terms =
-        ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
-    if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
-    rho += terms.rho;
-    delta += terms.delta;
+  ksync::detail::cg::lane_split lanes;
+
+  ksync::detail::cg_sum_pair<T> on_host(std::int64_t lane) const {
+    ksync::detail::cg_sum_pair<T> lane_sums;
+    lanes.for_each_block(lane, ksync::detail::cg::host_block, [&](std::int64_t first, std::int64_t count) {
+      lane_sums += ksync::detail::cg::update_block_on_host<Weighted>(v, v.w.even, v.w.even, alpha, beta,
+                                                                     product + first, first, count);
+      if constexpr (Weighted) {
+        KSYNC_INDEPENDENT_ITERATIONS
+        for (std::int64_t i = first; i < first + count; ++i)
+          input[i] = v.inverse_diagonal[i] * v.w.even[i];
+      }
+    });
+    return lane_sums;
+  }
+
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& rho, T& delta) const {
+    ksync::detail::cg_sum_pair<T> lane_sums;
+    if (lanes.chunk != 0) {
+      KOKKOS_IF_ON_HOST((lane_sums = on_host(lane);))
+    } else {
+      lanes.for_each(lane, [&](std::int64_t i) {
+        lane_sums += ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
+        if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
+      });
+    }
+    rho += lane_sums.rho;
+    delta += lane_sums.delta;
   }
 };
 
@@ -269,10 +316,11 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
         // A host branch, not with_preconditioning: that is a host-device function, and nvcc warns when one
         // calls a host lambda (#20013).
         const auto pass = [&](auto weighted) {
-          Kokkos::parallel_reduce(
-              "ksync::mpi::cg::pipelined_pass", policy(exec, 0, n),
-              pipelined_pass_of_rank<T, decltype(weighted)::value>{vectors, product.data(), input.data(), alpha, beta},
-              sums[0], sums[1]);
+          const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
+          Kokkos::parallel_reduce("ksync::mpi::cg::pipelined_pass", policy(exec, 0, lanes.lanes),
+                                  pipelined_pass_of_rank<T, decltype(weighted)::value>{
+                                      vectors, product.data(), input.data(), alpha, beta, lanes},
+                                  sums[0], sums[1]);
         };
         if (vectors.inverse_diagonal == nullptr) {
           pass(std::false_type{});

@@ -25,6 +25,25 @@ sum_pair_slot<T, MemorySpace> sums_of_pass(const state_view<T, MemorySpace>& sta
   return sum_pair_slot<T, MemorySpace>(reinterpret_cast<cg_sum_pair<T>*>(&state.data()->rho_next));
 }
 
+// Host backends: the updates of rows [first, first + count), count <= host_block, given their n_i in n[0, count)
+// (cg_pipelined_update), and the block's two sums. The loop holds no running sum, so it vectorizes: the terms
+// go to local arrays, summed in chains after it (sum_in_chains). w_old and w_new may be one buffer: row i reads
+// and writes index i alone. ksync::cg's pass (below) and ksync::mpi::cg's run it.
+template <bool Weighted, class T>
+cg_sum_pair<T> update_block_on_host(const cg_pipelined_vectors<T>& v, const T* w_old, T* w_new, T alpha, T beta,
+                                    const T* n, std::int64_t first, std::int64_t count) {
+  T rho_terms[host_block];  // the block's terms of r . M^-1 r and w . M^-1 r
+  T delta_terms[host_block];
+  KSYNC_INDEPENDENT_ITERATIONS
+  for (std::int64_t k = 0; k < count; ++k) {
+    const cg_sum_pair<T> terms = cg_pipelined_update<Weighted>(v, w_old, w_new, alpha, beta, n[k], first + k);
+    rho_terms[k] = terms.rho;
+    delta_terms[k] = terms.delta;
+  }
+  return {.rho = sum_in_chains<T>(0, count, [&](std::int64_t k) { return rho_terms[k]; }),
+          .delta = sum_in_chains<T>(0, count, [&](std::int64_t k) { return delta_terms[k]; })};
+}
+
 // The start's second pass (after r = b - A x everywhere): w = A M^-1 r into the first iteration's w buffer,
 // z = s = p = 0, summing w . M^-1 r.
 template <class T, class MemorySpace, class Operator>
@@ -78,26 +97,16 @@ struct pipelined_pass {
 
   // Host backends: a lane's chunk in blocks. First the block's n = A M^-1 w_old (rows_on_host: the 2-D
   // Poisson operator's rows vectorize there; one division and four tests a row kept them scalar), then its
-  // updates, twelve arrays and no boundary test, in a loop that vectorizes once it holds no running sum: the
-  // terms of the two sums go to local arrays, summed in chains after it (sum_in_chains). The block stays in
-  // L1. On two OpenMP threads the pass runs at 1.3-2.1x the Kokkos CG at m = 256 ... 1024, where a row at a
-  // time, vectorized nowhere, ran at 0.76-0.82x (docs/results/2026-12-03-cpu-7b190ac).
+  // updates, twelve arrays and no boundary test (update_block_on_host). The block stays in L1. On two OpenMP
+  // threads the pass runs at 1.3-2.1x the Kokkos CG at m = 256 ... 1024, where a row at a time, vectorized
+  // nowhere, ran at 0.76-0.82x (docs/results/2026-12-03-cpu-7b190ac).
   template <bool Weighted>
   value_type by_blocks(std::int64_t lane, const T* w_old, T* w_new, T alpha, T beta) const {
-    T n_block[host_block];    // n = A M^-1 w_old over the block
-    T rho_terms[host_block];  // the block's terms of r . M^-1 r and w . M^-1 r
-    T delta_terms[host_block];
+    T n_block[host_block];  // n = A M^-1 w_old over the block
     value_type lane_sum{};
     split.for_each_block(lane, host_block, [&](std::int64_t first, std::int64_t count) {
       rows_on_host(op, preconditioned_entries<T, Weighted>{w_old, v.inverse_diagonal}, first, count, n_block);
-      KSYNC_INDEPENDENT_ITERATIONS
-      for (std::int64_t k = 0; k < count; ++k) {
-        const cg_sum_pair<T> terms = cg_pipelined_update<Weighted>(v, w_old, w_new, alpha, beta, n_block[k], first + k);
-        rho_terms[k] = terms.rho;
-        delta_terms[k] = terms.delta;
-      }
-      lane_sum += value_type{.rho = sum_in_chains<T>(0, count, [&](std::int64_t k) { return rho_terms[k]; }),
-                             .delta = sum_in_chains<T>(0, count, [&](std::int64_t k) { return delta_terms[k]; })};
+      lane_sum += update_block_on_host<Weighted>(v, w_old, w_new, alpha, beta, n_block, first, count);
     });
     return lane_sum;
   }
