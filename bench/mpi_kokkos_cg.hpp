@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The baseline of ksync_mpi_bench: CG across MPI ranks as a Kokkos application writes it, without ksync. Each
-// iteration exchanges the halo of p (pack on the device, copy to a host buffer, MPI_Irecv/MPI_Isend/MPI_Waitall,
-// copy the ghosts back behind the owned entries), multiplies every owned row, and takes each dot as a
-// parallel_reduce into a host double followed by a blocking MPI_Allreduce. It reads the rank's rows and halo plan
+// iteration exchanges the halo of p (pack, copy to the host mirror, MPI_Irecv/MPI_Isend/MPI_Waitall, copy the
+// ghosts back behind the owned entries), multiplies every owned row, and takes each dot as a parallel_reduce into
+// a host double followed by a blocking MPI_Allreduce. The mirrors are Kokkos::create_mirror_view's: pageable host
+// memory on a GPU (where ksync stages through pinned memory, or hands a GPU-aware MPI device memory), the Views
+// themselves on host backends (the messages leave from and land in p). It reads the rank's rows and halo plan
 // from a ksync::mpi::distributed_csr (local column indices, ghosts after the owned entries), as an application
 // reads its own.
 #pragma once
@@ -15,7 +17,6 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,7 +38,10 @@ class kokkos_cg {
         ap_("ksync::bench::mpi::kokkos::ap", a.owned_rows()),
         send_("ksync::bench::mpi::kokkos::send", a.plan().sends.size()),
         send_host_(Kokkos::create_mirror_view(send_)),
-        ghosts_host_("ksync::bench::mpi::kokkos::ghosts", a.plan().ghosts.size()) {}
+        ghosts_(Kokkos::subview(p_, Kokkos::make_pair(a.owned_rows(), a.local_columns()))),
+        ghosts_host_(Kokkos::create_mirror_view(ghosts_)) {
+    requests_.reserve(a.plan().source_ranks.size() + a.plan().target_ranks.size());
+  }
 
   // Solves A x = b from x's values for `iterations` iterations unless ||r|| <= tolerance ||b|| first; x holds the
   // owned entries. Returns the iterations taken.
@@ -105,8 +109,7 @@ class kokkos_cg {
         });
   }
 
-  // p's ghosts from the ranks that own them, through host memory (an MPI that reads device memory would take
-  // the device buffers instead).
+  // p's ghosts from the ranks that own them, through the host mirrors.
   void exchange() {
     const halo_plan& plan = a_.plan();
     if (!plan.exchanges()) return;
@@ -117,7 +120,8 @@ class kokkos_cg {
         KOKKOS_LAMBDA(std::int64_t k) { send(k) = p(sends(k)); });
     Kokkos::deep_copy(exec_, send_host_, send_);
     exec_.fence("ksync::bench::mpi::kokkos: the halo is packed");
-    std::vector<MPI_Request> requests;
+    std::vector<MPI_Request>& requests = requests_;
+    requests.clear();
     for (std::size_t s = 0; s < plan.source_ranks.size(); ++s) {
       const std::int64_t first = plan.source_offsets[s];
       requests.emplace_back();
@@ -132,7 +136,7 @@ class kokkos_cg {
     }
     if (MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       throw std::runtime_error("ksync::bench::mpi::kokkos: MPI_Waitall of the halo failed");
-    Kokkos::deep_copy(exec_, Kokkos::subview(p_, Kokkos::make_pair(a_.owned_rows(), a_.local_columns())), ghosts_host_);
+    Kokkos::deep_copy(exec_, ghosts_, ghosts_host_);
   }
 
  private:
@@ -141,7 +145,9 @@ class kokkos_cg {
   const Matrix& a_;
   Vector r_, p_, ap_, send_;
   decltype(Kokkos::create_mirror_view(std::declval<Vector>())) send_host_;
-  Kokkos::View<double*, Kokkos::HostSpace> ghosts_host_;
+  decltype(Kokkos::subview(std::declval<Vector>(), std::declval<Kokkos::pair<std::int64_t, std::int64_t>>())) ghosts_;
+  decltype(Kokkos::create_mirror_view(ghosts_)) ghosts_host_;
+  std::vector<MPI_Request> requests_;
 };
 
 }  // namespace ksync::bench::mpi_baseline
