@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -69,14 +70,22 @@ rank_part part_of(const Exec& exec, const distributed_problem& p, int rank,
           .b = device_copy(p.b, first, count)};
 }
 
-// Solves every generated family with and without Jacobi on the ranks, and on this rank's device alone with
+// Which matrices a comparison solves: `families` at size m (the 3-D family at m_3d).
+struct solved_matrices {
+  std::span<const sparse_family> families = ksync::test::all_sparse_families;
+  int m = 13;
+  int m_3d = 6;
+};
+
+// Solves every matrix of `matrices` with and without Jacobi on the ranks, and on this rank's device alone with
 // ksync::cg's `reference` form, and compares the two. The halo travels as `halo` asks.
 void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form reference_form,
-                               ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic) {
+                               ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic,
+                               const solved_matrices& matrices = {}) {
   const auto [rank, size] = ksync::test::world();
   const Exec exec;
-  for (const auto family : ksync::test::all_sparse_families) {
-    const int m = family == sparse_family::poisson_3d ? 6 : 13;
+  for (const auto family : matrices.families) {
+    const int m = family == sparse_family::poisson_3d ? matrices.m_3d : matrices.m;
     for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
       const auto p = problem_of(family, m);
       ksync::cg_options options;
@@ -126,6 +135,19 @@ TEST(MpiCg, AStagedHaloStopsWithTheOneRankSolve) {
 // the same recurrence.
 TEST(MpiCg, ThePipelinedRecurrenceStopsWithTheOneRankSolve) {
   expect_the_one_rank_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused);
+}
+
+// Rows enough for a host lane's chunk to span many blocks (ksync::mpi::cg sums each lane's chunk in a local, in
+// chains, and the pipelined pass updates it in blocks of 256 rows), and for several lanes where a rank has two
+// threads or more (CTest gives each rank one: one lane): the Poisson matrices at m = 72 (5184 rows) and m = 18 in
+// 3-D (5832), more than 1024 rows a rank on up to 4 ranks.
+TEST(MpiCg, ManyRowsARankStopWithTheOneRankSolve) {
+  constexpr sparse_family poisson[] = {sparse_family::poisson_2d, sparse_family::poisson_3d};
+  const solved_matrices larger{.families = poisson, .m = 72, .m_3d = 18};
+  expect_the_one_rank_solve(ksync::cg_recurrence::classic, ksync::cg_form::host_scalars,
+                            ksync::mpi::halo_memory::automatic, larger);
+  expect_the_one_rank_solve(ksync::cg_recurrence::pipelined, ksync::cg_form::fused, ksync::mpi::halo_memory::automatic,
+                            larger);
 }
 
 // The form named: host_scalars is the solve above, to the iteration; device_scalars runs through the bridge to
