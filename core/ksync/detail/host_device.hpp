@@ -5,7 +5,8 @@
 // backends). KSYNC_INDEPENDENT_ITERATIONS, before a host loop, tells GCC and Clang that its iterations do
 // not depend on one another through memory, so that they vectorize it without checking at run time that no
 // two of its arrays overlap (GCC stops checking past ten pairs; CG's pipelined update has twelve arrays).
-// Only for loops whose arrays are distinct buffers.
+// Only for loops whose arrays are distinct buffers, or share one where an iteration reads and writes its own
+// index alone (the pipelined pass of ksync::mpi::cg updates w in place).
 #pragma once
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
