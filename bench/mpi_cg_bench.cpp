@@ -196,8 +196,10 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
 }
 #endif
 
-// Throws unless `baseline` (the baseline's x after `iterations` iterations from 0) is, on every rank, within 1e-8 of
-// the largest entry of ksync::mpi::cg's x after as many: a baseline timed is a baseline that solves.
+// Throws unless `baseline` (the baseline's x after `iterations` iterations from 0) is, on every rank, within 1e-6 of
+// the largest entry of ksync::mpi::cg's x after as many: a baseline timed is a baseline that solves. The two sum in
+// other orders, and CG carries the difference from iteration to iteration (more, the worse A's conditioning); a
+// wrong step differs in the leading digits.
 template <class Matrix, class Vector, class Solution>
 void check_against_ksync(const exec_t& exec, const Matrix& a, const Vector& b, const Solution& baseline,
                          int iterations) {
@@ -215,7 +217,7 @@ void check_against_ksync(const exec_t& exec, const Matrix& a, const Vector& b, c
   }
   double global[2];
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  if (!(global[1] <= 1e-8 * global[0]))
+  if (!(global[1] <= 1e-6 * global[0]))
     throw std::runtime_error("ksync_mpi_bench: the Kokkos baseline's x differs from ksync::mpi::cg's by " +
                              std::to_string(global[1]) + ", the largest entry being " + std::to_string(global[0]));
 }
