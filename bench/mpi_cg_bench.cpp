@@ -259,7 +259,7 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
     const double us = slowest_median_us(exec, s.repetitions, [&] {
       Kokkos::deep_copy(exec, solution, 0.0);
       // Its vectors made in each timed solve, as ksync::mpi::cg makes its own.
-      ksync::bench::mpi_baseline::kokkos_cg<exec_t> baseline(exec, MPI_COMM_WORLD, a);
+      ksync::bench::mpi_baseline::kokkos_cg baseline(exec, MPI_COMM_WORLD, a);
       const int taken = baseline.solve(b, solution, s.iterations, std::numeric_limits<double>::min());
       if (taken != s.iterations)
         throw std::runtime_error("ksync_mpi_bench: the Kokkos solve stopped after " + std::to_string(taken) +

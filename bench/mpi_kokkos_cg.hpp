@@ -6,8 +6,10 @@
 // memory on a GPU (where ksync stages through pinned memory, or hands a GPU-aware MPI device memory), the Views
 // themselves on host backends (the messages leave from and land in p). It reads the rank's rows and halo plan
 // from a ksync::mpi::distributed_csr (local column indices, ghosts after the owned entries), as an application
-// reads its own.
+// reads its own; its vector steps are the one-device baseline's (bench/kokkos_cg_steps.hpp).
 #pragma once
+
+#include "kokkos_cg_steps.hpp"
 
 #include <ksync/mpi/spmv.hpp>
 
@@ -22,12 +24,14 @@
 
 namespace ksync::bench::mpi_baseline {
 
-template <class Exec>
+namespace steps = ksync::bench::kokkos_cg;  // the one-device baseline's vector steps
+
 class kokkos_cg {
  public:
-  using Vector = Kokkos::View<double*, typename Exec::memory_space>;
-  using Matrix = ksync::mpi::distributed_csr<double, std::int32_t, typename Exec::memory_space>;
-  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  using Exec = ksync::bench::Exec;
+  using Vector = steps::Vector;
+  using Policy = steps::Policy;
+  using Matrix = ksync::mpi::distributed_csr<double, std::int32_t, Exec::memory_space>;
 
   kokkos_cg(Exec exec, MPI_Comm comm, const Matrix& a)
       : exec_(std::move(exec)),
@@ -63,18 +67,13 @@ class kokkos_cg {
     for (; taken < iterations && std::sqrt(rr) > tolerance * std::sqrt(bb); ++taken) {
       apply();
       const double alpha = rr / dot(p_owned, ap);
-      const Vector p = p_;
-      Kokkos::parallel_for(
-          "ksync::bench::mpi::kokkos::update", Policy(exec_, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
-            x(i) += alpha * p(i);
-            r(i) -= alpha * ap(i);
-          });
+      Kokkos::parallel_for("ksync::bench::mpi::kokkos::update", Policy(exec_, 0, n),
+                           steps::Update{.x = x, .r = r, .p = p_, .ap = ap, .alpha = alpha});
       const double rr_next = dot(r, r);
       const double beta = rr_next / rr;
       rr = rr_next;
-      Kokkos::parallel_for(
-          "ksync::bench::mpi::kokkos::direction", Policy(exec_, 0, n),
-          KOKKOS_LAMBDA(std::int64_t i) { p(i) = r(i) + beta * p(i); });
+      Kokkos::parallel_for("ksync::bench::mpi::kokkos::direction", Policy(exec_, 0, n),
+                           steps::Direction{.r = r, .p = p_, .beta = beta});
     }
     exec_.fence("ksync::bench::mpi::kokkos: the solve is done");
     return taken;
@@ -82,12 +81,10 @@ class kokkos_cg {
 
   // Public: nvcc takes no extended lambda inside a private member function.
   // A global dot: a local parallel_reduce into a host double (it waits for exec), then MPI_Allreduce.
-  template <class U, class V>
-  double dot(const U& u, const V& v) const {
+  double dot(const Vector& u, const Vector& v) const {
     double local = 0;
-    Kokkos::parallel_reduce(
-        "ksync::bench::mpi::kokkos::dot", Policy(exec_, 0, static_cast<std::int64_t>(u.extent(0))),
-        KOKKOS_LAMBDA(std::int64_t i, double& sum) { sum += u(i) * v(i); }, local);
+    Kokkos::parallel_reduce("ksync::bench::mpi::kokkos::dot", Policy(exec_, 0, static_cast<std::int64_t>(u.extent(0))),
+                            steps::Dot{.u = u, .v = v}, local);
     double global = 0;
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
     return global;
