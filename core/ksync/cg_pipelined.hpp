@@ -96,23 +96,38 @@ KSYNC_HOST_DEVICE T cg_pipelined_start_row(const Operator& op, const cg_pipeline
 
 // The updates of row i of an iteration once n_i = row i of A M^-1 w_old is known, and row i's terms of the
 // new r . M^-1 r and w . M^-1 r (cg_pipelined_row computes n_i first; host kernels compute a block's n
-// first, then update the block in a loop that vectorizes).
+// first, then update the block in a loop that vectorizes). Every entry is loaded before the first store: the
+// compiler cannot tell the vectors apart, so a load written after a store stays after it, and a GPU thread's
+// loads of one row would travel in two rounds, one after the other (three with Jacobi), instead of one
+// (docs/solvers.md). w_old may be w_new (an update in place): its entry is read before it is written. Where
+// preconditioned_w is given (Weighted only), M^-1 w of the new w goes there too, from the entries in hand.
 template <bool Weighted, class T, class Index>
 KSYNC_ALWAYS_INLINE KSYNC_HOST_DEVICE cg_sum_pair<T> cg_pipelined_update(const cg_pipelined_vectors<T>& v,
                                                                          const T* w_old, T* w_new, T alpha, T beta,
-                                                                         T n_i, Index i) {
-  const T z_i = n_i + beta * v.z[i];
-  const T s_i = w_old[i] + beta * v.s[i];
-  const T p_i = preconditioned_entries<T, Weighted>{v.r, v.inverse_diagonal}(i) + beta * v.p[i];
-  v.x[i] += alpha * p_i;
-  const T r_i = v.r[i] - alpha * s_i;
-  const T w_i = w_old[i] - alpha * z_i;
+                                                                         T n_i, Index i,
+                                                                         T* preconditioned_w = nullptr) {
+  const T z_old = v.z[i];
+  const T s_old = v.s[i];
+  const T p_old = v.p[i];
+  const T r_old = v.r[i];
+  const T x_old = v.x[i];
+  const T w_old_i = w_old[i];
+  const T inverse_i = Weighted ? v.inverse_diagonal[i] : T(1);
+  const T z_i = n_i + beta * z_old;
+  const T s_i = w_old_i + beta * s_old;
+  const T p_i = (Weighted ? r_old * inverse_i : r_old) + beta * p_old;
+  const T r_i = r_old - alpha * s_i;
+  const T w_i = w_old_i - alpha * z_i;
+  v.x[i] = x_old + alpha * p_i;
   v.z[i] = z_i;
   v.s[i] = s_i;
   v.p[i] = p_i;
   v.r[i] = r_i;
   w_new[i] = w_i;
-  const T u_i = Weighted ? r_i * v.inverse_diagonal[i] : r_i;
+  if constexpr (Weighted) {
+    if (preconditioned_w != nullptr) preconditioned_w[i] = inverse_i * w_i;
+  }
+  const T u_i = Weighted ? r_i * inverse_i : r_i;
   return {.rho = r_i * u_i, .delta = w_i * u_i};
 }
 

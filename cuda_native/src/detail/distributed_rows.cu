@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One rank's device work in a distributed product or solve (ksync/cuda/detail/distributed/rows.hpp), for float and
 // double with every (Index, Offset) pair csr_matrix takes.
+#include <ksync/cg_classic.hpp>
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cuda/detail/cg/kernels.cuh>  // start_kernel, advance_kernel
 #include <ksync/cuda/detail/distributed/rows.hpp>
@@ -141,24 +142,19 @@ struct direction {
   }
 };
 
-// x += alpha p, r -= alpha Ap and the new r . M^-1 r; once done, only the sum (which nothing reads then).
-template <class T>
+// x += alpha p, r -= alpha Ap and the new r . M^-1 r (ksync/cg_classic.hpp); once done, nothing (the sum is
+// then read by nobody).
+template <class T, bool Weighted>
 struct update {
   step_scalars<T> scalars;
   const T* p;
   const T* ap;
   T* x;
   T* r;
-  weight<T> w;
+  const T* inverse;
   __device__ void operator()(std::int64_t i, T& sum) const {
-    T r_i = r[i];
-    if (!scalars.done()) {
-      const T alpha = scalars.alpha_now();
-      x[i] += alpha * p[i];
-      r_i -= alpha * ap[i];
-      r[i] = r_i;
-    }
-    sum += r_i * w(i) * r_i;
+    if (scalars.done()) return;
+    sum += ksync::detail::cg_classic_update<Weighted>(x, r, p, ap, inverse, scalars.alpha_now(), i);
   }
 };
 
@@ -188,8 +184,8 @@ struct pipelined_pass {
   T alpha;
   T beta;
   __device__ void operator()(std::int64_t i, T& rho) const {
-    const auto terms = ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
-    if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
+    const auto terms = ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i,
+                                                                    Weighted ? input : nullptr);
     rho += terms.rho;
   }
 };
@@ -253,10 +249,21 @@ void cg_dot_rows(cudaStream_t stream, std::int64_t n, const T* u, const T* v, T*
   }
 }
 
+// parallel_reduce of `update` with Weighted chosen once, not per row.
+template <class T>
+void update_rows(cudaStream_t stream, std::int64_t n, const step_scalars<T>& scalars, const T* p, const T* ap, T* x,
+                 T* r, const T* inverse, T* sum) {
+  if (inverse == nullptr) {
+    parallel_reduce(stream, n, update<T, false>{scalars, p, ap, x, r, inverse}, sum, sums_by);
+  } else {
+    parallel_reduce(stream, n, update<T, true>{scalars, p, ap, x, r, inverse}, sum, sums_by);
+  }
+}
+
 template <class T>
 void cg_update_rows(cudaStream_t stream, std::int64_t n, T alpha, const T* p, const T* ap, T* x, T* r, const T* inverse,
                     T* sum) {
-  parallel_reduce(stream, n, update<T>{{nullptr, alpha, T(0)}, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+  update_rows(stream, n, step_scalars<T>{nullptr, alpha, T(0)}, p, ap, x, r, inverse, sum);
 }
 
 template <class T>
@@ -292,7 +299,7 @@ void cg_state_direction_rows(cudaStream_t stream, std::int64_t n, const ksync::d
 template <class T>
 void cg_state_update_rows(cudaStream_t stream, std::int64_t n, const ksync::detail::cg_scalars<T>* state, const T* p,
                           const T* ap, T* x, T* r, const T* inverse, T* sum) {
-  parallel_reduce(stream, n, update<T>{{state, T(0), T(0)}, p, ap, x, r, weight<T>{inverse}}, sum, sums_by);
+  update_rows(stream, n, step_scalars<T>{state, T(0), T(0)}, p, ap, x, r, inverse, sum);
 }
 
 template <class T>

@@ -27,6 +27,7 @@
 // every rank throw collective_error before any rank iterates. Kernels are labelled "ksync::mpi::cg::<step>".
 #pragma once
 
+#include <ksync/cg_classic.hpp>
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/detail/bridge/mpi_cg.hpp>
@@ -66,10 +67,8 @@ struct weight_of {
 };
 
 // This rank's rows [0, n) dealt to the lanes of a reduction whose terms also store (the updates). Host backends:
-// one contiguous chunk a lane (split_into_lanes), summed in a local, in chains (fold_lane); summed per index the
-// sum was Kokkos' accumulator, which the updates' stores could alias, so a CPU kept it in memory and added one
-// term after another (on OpenMP the classic update took longer than plain Kokkos' update and dot apart).
-// Device backends: one index a lane, as a RangePolicy deals them.
+// a contiguous chunk a lane (split_into_lanes) summed in chains (fold_lane), not into Kokkos' accumulator, which
+// the stores could alias (a CPU then kept it in memory). Device backends: one index a lane, as a RangePolicy.
 template <class ExecutionSpace>
 [[nodiscard]] ksync::detail::cg::lane_split rows_as_lanes(const ExecutionSpace& exec, std::int64_t n) {
   if constexpr (runs_on_host<ExecutionSpace>) {
@@ -78,6 +77,24 @@ template <class ExecutionSpace>
     return {.n = n, .lanes = n, .chunk = 0};
   }
 }
+
+// A lane's rows (rows_as_lanes) in the classic update (ksync/cg_classic.hpp), summing the new r . M^-1 r. A
+// functor: nvcc takes no extended lambda inside the generic lambda that picks Weighted.
+template <class T, class XView, bool Weighted>
+struct classic_update_of_rank {
+  XView x;  // strided or not
+  T* r;
+  const T* p;
+  const T* ap;
+  const T* inverse_diagonal;  // read only where Weighted
+  T alpha;
+  ksync::detail::cg::lane_split lanes;
+  KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
+    ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) {
+      return ksync::detail::cg_classic_update<Weighted>(x, r, p, ap, inverse_diagonal, alpha, i);
+    });
+  }
+};
 
 // The work Views of a distributed solve: p spans the local columns (the product fills its ghosts); r, Ap and
 // M^-1's entries (empty without Jacobi) are this rank's rows.
@@ -179,17 +196,17 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     std::array<T, 1> rho_next{};
     try {
       const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
-      Kokkos::parallel_reduce(
-          "ksync::mpi::cg::update", policy(exec, 0, lanes.lanes),
-          KOKKOS_LAMBDA(std::int64_t lane, T& sum) {
-            ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) {
-              x(i) += alpha * p(i);
-              const T r_i = r(i) - alpha * ap(i);
-              r(i) = r_i;
-              return r_i * weight(i) * r_i;
-            });
-          },
-          rho_next[0]);
+      const auto update = [&](auto weighted) {
+        Kokkos::parallel_reduce("ksync::mpi::cg::update", policy(exec, 0, lanes.lanes),
+                                classic_update_of_rank<T, XView, decltype(weighted)::value>{
+                                    x, r.data(), p.data(), ap.data(), v.inverse.data(), alpha, lanes},
+                                rho_next[0]);
+      };
+      if (v.inverse.extent(0) == 0) {
+        update(std::false_type{});
+      } else {
+        update(std::true_type{});
+      }
     } catch (...) {
       failure.hold();
     }
@@ -215,10 +232,9 @@ struct cg_pipelined_vectors_of_rank {
   Vector r, w, input, z, s, p, n, inverse;
 };
 
-// The rows of a lane (rows_as_lanes) in an iteration's pass: each row's updates (ksync/cg_pipelined.hpp's
-// cg_pipelined_update, n_i from the product that ran before it), with Jacobi M^-1 w of the new w, which the next
-// product reads, and the lane's two sums. Host backends update a lane's chunk in blocks, as ksync::cg's pass does
-// (update_block_on_host: a row at a time, with its sums, the loop does not vectorize).
+// A lane's rows (rows_as_lanes) in an iteration's pass: each row's updates (cg_pipelined_update, n_i from the
+// product before it), with Jacobi M^-1 w of the new w, which the next product reads, and the lane's two sums.
+// Host backends update a chunk in blocks (update_block_on_host, as ksync::cg's pass: its loop vectorizes).
 template <class T, bool Weighted>
 struct pipelined_pass_of_rank {
   ksync::detail::cg_pipelined_vectors<T> v;
@@ -248,8 +264,8 @@ struct pipelined_pass_of_rank {
       KOKKOS_IF_ON_HOST((lane_sums = on_host(lane);))
     } else {
       lanes.for_each(lane, [&](std::int64_t i) {
-        lane_sums += ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i);
-        if constexpr (Weighted) input[i] = v.inverse_diagonal[i] * v.w.even[i];
+        lane_sums += ksync::detail::cg_pipelined_update<Weighted>(v, v.w.even, v.w.even, alpha, beta, product[i], i,
+                                                                  Weighted ? input : nullptr);
       });
     }
     rho += lane_sums.rho;

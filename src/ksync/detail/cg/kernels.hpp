@@ -5,6 +5,7 @@
 // alone once `done` is set; the scalar steps are the shared ones of ksync/cg_types.hpp.
 #pragma once
 
+#include <ksync/cg_classic.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/detail/alternating_pair.hpp>
@@ -199,8 +200,7 @@ struct update {
   KOKKOS_FUNCTION auto body(const cg_scalars<T>& s) const {
     const T a = alpha.on_device ? s.rho / s.p_ap : alpha.value;
     return [a, p_in = p.data(), ap_in = ap.data(), x_io = x.data(), r_io = r.data()](std::int64_t i) {
-      x_io[i] += a * p_in[i];
-      r_io[i] -= a * ap_in[i];
+      static_cast<void>(cg_classic_update<false>(x_io, r_io, p_in, ap_in, static_cast<const T*>(nullptr), a, i));
     };
   }
 };
@@ -461,24 +461,15 @@ struct update_residual : fused_step<T, MemorySpace> {
     const T* const ap_in = this->v.ap;
     T* const x_out = this->v.x;
     T* const r_out = this->v.r;
+    const T* const inverse = this->v.inverse_diagonal;
     const T alpha = s.rho / s.p_ap;
-    const auto step = [&](std::int64_t i) {
-      x_out[i] += alpha * p_new[i];
-      const T r_i = r_out[i] - alpha * ap_in[i];
-      r_out[i] = r_i;
-      return r_i;
-    };
-    if (this->v.inverse_diagonal == nullptr) {
+    if (inverse == nullptr) {
       fold_lane(this->split, lane, sum, [&](std::int64_t i) {
-        const T r_i = step(i);
-        return r_i * r_i;
+        return cg_classic_update<false>(x_out, r_out, p_new, ap_in, inverse, alpha, i);
       });
     } else {
-      const T* const w = this->v.inverse_diagonal;
-      fold_lane(this->split, lane, sum, [&](std::int64_t i) {
-        const T r_i = step(i);
-        return r_i * r_i * w[i];
-      });
+      fold_lane(this->split, lane, sum,
+                [&](std::int64_t i) { return cg_classic_update<true>(x_out, r_out, p_new, ap_in, inverse, alpha, i); });
     }
   }
 };

@@ -15,6 +15,7 @@
 // while it writes p_new.
 #pragma once
 
+#include <ksync/cg_classic.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/block/reduce.cuh>
 #include <ksync/cuda/grid/last_block.cuh>  // finish_last_block, fold_partials
@@ -26,6 +27,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace ksync::cuda::detail::cg_kernels {
 
@@ -111,16 +113,14 @@ __global__ void apply_kernel(const cg_scalars<T>* state, Operator op, const T* p
     ap[i] = static_cast<T>(op(array_entries<T>{p}, i));
 }
 
-// x += alpha p, r -= alpha Ap.
+// x += alpha p, r -= alpha Ap (ksync/cg_classic.hpp; r . r is summed by another kernel).
 template <class T>
 __global__ void update_kernel(const cg_scalars<T>* state, scalar_source<T> alpha, const T* p, const T* ap, T* x, T* r,
                               int n) {
   if (state->done != 0) return;
   const T a = alpha.get();
-  for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
-    x[i] += a * p[i];
-    r[i] -= a * ap[i];
-  }
+  for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
+    static_cast<void>(ksync::detail::cg_classic_update<false>(x, r, p, ap, static_cast<const T*>(nullptr), a, i));
 }
 
 // p = M^-1 r + beta p (inverse_diagonal: M^-1's entries; null without a preconditioner).
@@ -179,11 +179,15 @@ __device__ T update_residual_phase(const cg_vectors<T>& v, const cg_scalars<T>& 
   const T alpha = s.rho / s.p_ap;
   const int n = v.n;
   T sum = 0;
-  for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride())) {
-    v.x[i] += alpha * p_new[i];
-    const T r_i = v.r[i] - alpha * v.ap[i];
-    v.r[i] = r_i;
-    sum += v.inverse_diagonal == nullptr ? r_i * r_i : r_i * r_i * v.inverse_diagonal[i];
+  const auto rows = [&](auto weighted) {
+    for (int i = static_cast<int>(grid_stride_begin()); i < n; i += static_cast<int>(grid_stride()))
+      sum += ksync::detail::cg_classic_update<decltype(weighted)::value>(v.x, v.r, p_new, v.ap, v.inverse_diagonal,
+                                                                         alpha, i);
+  };
+  if (v.inverse_diagonal == nullptr) {
+    rows(std::false_type{});
+  } else {
+    rows(std::true_type{});
   }
   return sum;
 }

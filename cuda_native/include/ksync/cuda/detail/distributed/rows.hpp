@@ -81,7 +81,8 @@ void cg_pipelined_pass_rows(cudaStream_t stream, std::int64_t n, const T* produc
 // beta from `state` (ksync/cg_types.hpp) and leave every vector alone once state->done is set.
 //   state_start    the start's test (cg_start) on the global sums in state->rho, rho_next and p_ap;
 //   direction      p = M^-1 r + state->beta p;
-//   update         x += alpha p, r -= alpha ap with alpha = state->rho / state->p_ap, *sum = r . M^-1 r;
+//   update         x += alpha p, r -= alpha ap with alpha = state->rho / state->p_ap, *sum = r . M^-1 r (0 once
+//                  done: nothing reads it then);
 //   state_advance  the iteration's scalar step (cg_advance) once the global r . M^-1 r is in state->rho_next.
 template <class T>
 void cg_state_start(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, const ksync::detail::cg_start_step& step,
