@@ -2,8 +2,8 @@
 // ksync::mpi::cg (ksync/mpi/cg.hpp) on however many ranks mpiexec starts (CTest: 1, 2, 3 and 4): each rank
 // holds its block of rows of a generated matrix, and the distributed solve must stop within one iteration of
 // the one-rank ksync::cg of the same recurrence (host_scalars for classic, fused for pipelined: only the sums'
-// order differs) with a solution as close to it as the tolerance allows, with and without Jacobi; bad input
-// stops every rank.
+// order differs) with a solution as close to it as the tolerance allows, and ||b - A x|| formed on the host
+// within ten times the tolerance, with and without Jacobi; bad input stops every rank.
 #include "../support/sparse.hpp"
 #include "failure.hpp"
 #include "solve_checks.hpp"
@@ -112,6 +112,7 @@ void expect_the_one_rank_solve(ksync::cg_recurrence recurrence, ksync::cg_form r
       ksync::test::expect_the_same_solve(result, reference, options, where);
       const auto x_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
       const auto x_one = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_all);
+      ksync::test::expect_the_true_residual(p.a, p.b, x_host.data(), p.partition, options, where);  // collective
       double largest = 0;
       for (std::int64_t j = 0; j < p.a.rows; ++j)
         largest = std::max(largest, std::abs(x_one(j)));

@@ -312,6 +312,7 @@ void expect_the_one_gpu_solve(ksync::cg_recurrence recurrence, ksync::cg_form re
               count, [&](std::int64_t i) { return !(std::abs(x_host[i] - x_one[block.first + i]) <= 1e-7 * largest); }),
           count)
           << where << ": the first row further than 1e-7 of the largest entry from the one-GPU x";
+      ksync::test::expect_the_true_residual(block.a, b, x_host.data(), block.partition, options, where);
     }
   }
 }
