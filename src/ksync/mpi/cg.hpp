@@ -31,8 +31,8 @@
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
 #include <ksync/detail/bridge/mpi_cg.hpp>
-#include <ksync/detail/cg/kernels.hpp>            // lane_split, fold_lane
 #include <ksync/detail/cg/pipelined_kernels.hpp>  // update_block_on_host
+#include <ksync/detail/lanes.hpp>
 #include <ksync/mpi/cg_sums.hpp>
 #include <ksync/mpi/collective.hpp>
 #include <ksync/mpi/spmv.hpp>
@@ -66,18 +66,6 @@ struct weight_of {
   }
 };
 
-// This rank's rows [0, n) dealt to the lanes of a reduction whose terms also store (the updates). Host backends:
-// a contiguous chunk a lane (split_into_lanes) summed in chains (fold_lane), not into Kokkos' accumulator, which
-// the stores could alias (a CPU then kept it in memory). Device backends: one index a lane, as a RangePolicy.
-template <class ExecutionSpace>
-[[nodiscard]] ksync::detail::cg::lane_split rows_as_lanes(const ExecutionSpace& exec, std::int64_t n) {
-  if constexpr (runs_on_host<ExecutionSpace>) {
-    return ksync::detail::cg::split_into_lanes(exec, n);
-  } else {
-    return {.n = n, .lanes = n, .chunk = 0};
-  }
-}
-
 // A lane's rows (rows_as_lanes) in the classic update (ksync/cg_classic.hpp), summing the new r . M^-1 r. A
 // functor: nvcc takes no extended lambda inside the generic lambda that picks Weighted.
 template <class T, class XView, bool Weighted>
@@ -88,9 +76,9 @@ struct classic_update_of_rank {
   const T* ap;
   const T* inverse_diagonal;  // read only where Weighted
   T alpha;
-  ksync::detail::cg::lane_split lanes;
+  ksync::detail::lane_split lanes;
   KOKKOS_FUNCTION void operator()(std::int64_t lane, T& sum) const {
-    ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) {
+    ksync::detail::fold_lane(lanes, lane, sum, [&](std::int64_t i) {
       return ksync::detail::cg_classic_update<Weighted>(x, r, p, ap, inverse_diagonal, alpha, i);
     });
   }
@@ -180,11 +168,11 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     std::array<T, 1> p_ap{};
     if (!failure.failed()) {
       try {
-        const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
+        const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, n);
         Kokkos::parallel_reduce(
             "ksync::mpi::cg::p_ap", policy(exec, 0, lanes.lanes),
             KOKKOS_LAMBDA(std::int64_t lane, T& sum) {
-              ksync::detail::cg::fold_lane(lanes, lane, sum, [&](std::int64_t i) { return p(i) * ap(i); });
+              ksync::detail::fold_lane(lanes, lane, sum, [&](std::int64_t i) { return p(i) * ap(i); });
             },
             p_ap[0]);
       } catch (...) {
@@ -195,7 +183,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
     const T alpha = s.rho / s.p_ap;
     std::array<T, 1> rho_next{};
     try {
-      const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
+      const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, n);
       const auto update = [&](auto weighted) {
         Kokkos::parallel_reduce("ksync::mpi::cg::update", policy(exec, 0, lanes.lanes),
                                 classic_update_of_rank<T, XView, decltype(weighted)::value>{
@@ -242,11 +230,11 @@ struct pipelined_pass_of_rank {
   T* input;
   T alpha;
   T beta;
-  ksync::detail::cg::lane_split lanes;
+  ksync::detail::lane_split lanes;
 
   ksync::detail::cg_sum_pair<T> on_host(std::int64_t lane) const {
     ksync::detail::cg_sum_pair<T> lane_sums;
-    lanes.for_each_block(lane, ksync::detail::cg::host_block, [&](std::int64_t first, std::int64_t count) {
+    lanes.for_each_block(lane, ksync::detail::host_block, [&](std::int64_t first, std::int64_t count) {
       lane_sums += ksync::detail::cg::update_block_on_host<Weighted>(v, v.w.even, v.w.even, alpha, beta,
                                                                      product + first, first, count);
       if constexpr (Weighted) {
@@ -332,7 +320,7 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
         // A host branch, not with_preconditioning: that is a host-device function, and nvcc warns when one
         // calls a host lambda (#20013).
         const auto pass = [&](auto weighted) {
-          const ksync::detail::cg::lane_split lanes = rows_as_lanes(exec, n);
+          const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, n);
           Kokkos::parallel_reduce("ksync::mpi::cg::pipelined_pass", policy(exec, 0, lanes.lanes),
                                   pipelined_pass_of_rank<T, decltype(weighted)::value>{
                                       vectors, product.data(), input.data(), alpha, beta, lanes},
