@@ -237,6 +237,70 @@ TEST(MpiSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
   }
 }
 
+// The classic CG's product (detail::spmv_unchecked with a `dot`) also sums x . y over this rank's rows, the
+// interior rows' share in entry 0 and the boundary rows' in entry 1, in the same passes: the same rows bit for bit,
+// each share the host's sum over its row set, and an empty row set's entry left as it was made (one rank has no
+// boundary rows). Both ghost destinations, a staged and an automatic halo, row sets as runs and as lists.
+TEST(MpiSpmv, TheSolversProductSumsXDotYOverEachRowSet) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  using ksync::mpi::detail::ghost_destination;
+  for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
+    for (const auto destination : {ghost_destination::x, ghost_destination::where_they_arrive}) {
+      for (const auto halo : {ksync::mpi::halo_memory::staged, ksync::mpi::halo_memory::automatic}) {
+        const matrix a = ksync::test::generate<double, std::int32_t>(family, 12);
+        const ksync::row_partition partition(a.rows, size);
+        const std::int64_t first = partition.begin(rank);
+        const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                      rows_of(a, first, partition.end(rank)), halo);
+        const std::int64_t owned = distributed.owned_rows();
+        std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+        for (std::int64_t j = 0; j < a.cols; ++j)
+          x_global[j] = x_at(j, 1);
+        Kokkos::View<double*> x("x", distributed.local_columns());
+        const auto x_host = Kokkos::create_mirror_view(x);
+        for (std::int64_t i = 0; i < owned; ++i)
+          x_host(i) = x_global[first + i];
+        Kokkos::deep_copy(x, x_host);
+        Kokkos::View<double*> y("y", owned);
+        const double unset = -1.5;  // what the shares hold before the product
+        Kokkos::View<double*, Kokkos::SharedHostPinnedSpace> shares("shares", 2);
+        Kokkos::deep_copy(shares, unset);
+        ksync::mpi::detail::local_failure failure;
+        ksync::mpi::detail::spmv_unchecked(exec, MPI_COMM_WORLD, distributed, x, y, failure, destination, shares);
+        failure.rethrow_here();
+        exec.fence();
+        const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+        const auto expected = host_product(a, x_global);
+        const std::string where = to_string(family) + ", halo " + std::string(to_string(distributed.halo())) +
+                                  ", rank " + std::to_string(rank) + " of " + std::to_string(size);
+        for (std::int64_t i = 0; i < owned; ++i)
+          ASSERT_EQ(y_host(i), expected[first + i]) << where << ", row " << first + i;
+        const auto share_of = [&](const auto& rows, int entry) {
+          if (rows.count == 0) {
+            EXPECT_EQ(shares(entry), unset) << where << ": the empty row set's entry " << entry << " was written";
+            return;
+          }
+          double sum = 0;
+          double magnitude = 0;
+          const auto list = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.list);
+          for (std::int64_t k = 0; k < rows.count; ++k) {
+            const std::int64_t i = rows.is_run() ? rows.first + k : list(k);
+            sum += x_global[first + i] * expected[first + i];
+            magnitude += std::abs(x_global[first + i] * expected[first + i]);
+          }
+          EXPECT_NEAR(shares(entry), sum, 1e-13 * magnitude) << where << ", entry " << entry;
+        };
+        share_of(distributed.interior_rows(), 0);
+        share_of(distributed.boundary_rows(), 1);
+        if (size == 1) {
+          EXPECT_EQ(distributed.boundary_rows().count, 0) << where;
+        }
+      }
+    }
+  }
+}
+
 // A rank whose own work throws before it sends (its pack kernel; with one rank, which packs nothing, its
 // interior rows) still sends and receives its halo, then throws what it caught: the other ranks' products
 // return, and the next product on every rank gives the one-rank rows bit for bit.

@@ -2,7 +2,8 @@
 //
 // Lanes: how a reduction whose terms also store deals its indices to the work items Kokkos runs, and how a
 // lane sums its terms without Kokkos' accumulator (which the stores could alias). The fused CG steps
-// (ksync/detail/cg/kernels.hpp) and the distributed CG (ksync/mpi/cg.hpp) use them.
+// (ksync/detail/cg/kernels.hpp), the distributed CG (ksync/mpi/cg.hpp) and its product's p . Ap
+// (ksync/detail/spmv/row_sets.hpp) use them.
 #pragma once
 
 #include <ksync/backend.hpp>
@@ -113,9 +114,10 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
   }
 }
 
-// A rank's rows [0, n) dealt to the lanes of a reduction whose terms also store (the distributed CG's updates). Host
-// backends: a contiguous chunk a lane (split_into_lanes) summed in chains (fold_lane), not into Kokkos' accumulator,
-// which the stores could alias (a CPU then kept it in memory). Device backends: one index a lane, as a RangePolicy.
+// A rank's rows [0, n) dealt to the lanes of a reduction whose terms also store (the distributed CG's updates, its
+// product's p . Ap). Host backends: a contiguous chunk a lane (split_into_lanes) summed in chains (fold_lane), not
+// into Kokkos' accumulator, which the stores could alias (a CPU then kept it in memory). Device backends: one index a
+// lane, as a RangePolicy.
 template <class ExecutionSpace>
 [[nodiscard]] lane_split rows_as_lanes(const ExecutionSpace& exec, std::int64_t n) {
   if constexpr (runs_on_host<ExecutionSpace>) {

@@ -45,6 +45,7 @@
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/spmv/row_per_thread.hpp>
+#include <ksync/detail/spmv/row_sets.hpp>
 #include <ksync/detail/spmv_choice.hpp>
 #include <ksync/halo.hpp>
 #include <ksync/mpi/collective.hpp>
@@ -65,23 +66,6 @@
 #include <vector>
 
 namespace ksync::mpi {
-
-namespace detail {
-
-// y(rows(k)) = row rows(k) of A x, through the matrix's own row operator (as ksync::spmv's row_per_thread).
-template <class Matrix, class RowsView, class XView, class YView>
-struct listed_rows_product {
-  Matrix a;
-  RowsView rows;
-  XView x;
-  YView y;
-  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
-    const std::int64_t i = rows(k);
-    y(i) = a(x, i);
-  }
-};
-
-}  // namespace detail
 
 // Local rows of one kind (interior or boundary), ascending: one run [first, first + count) when they are
 // consecutive (a row block's interior is, for a banded matrix: a kernel over a range then reads no list),
@@ -246,17 +230,50 @@ distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const hos
 
 namespace detail {
 
-template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView>
+// What a product sums besides y: nothing (the product alone), or x . y over this rank's rows into a rank-1 View
+// of two entries (the classic CG's p . Ap, ksync/mpi/cg.hpp): entry 0 the interior rows' share, entry 1 the
+// boundary rows', each summed as its rows are made (ksync::detail::rows_product_and_dot), so x and y are not
+// read again. Both entries are written by kernels on `exec`, fenced by nothing here. A row set with no rows
+// leaves its entry as it is: a caller makes the View with zeros (the row sets are the matrix's, fixed).
+struct without_dot {};
+
+template <class Dot>
+[[nodiscard]] auto dot_entry(const Dot& dot, int entry) {
+  if constexpr (std::is_same_v<Dot, without_dot>) {
+    return without_dot{};
+  } else {
+    return Kokkos::subview(dot, entry);
+  }
+}
+
+template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView, class DotEntry = without_dot>
 void enqueue_rows(const ExecutionSpace& exec, const char* label, const Matrix& a, const row_set<MemorySpace>& rows,
-                  const XView& x, const YView& y) {
+                  const XView& x, const YView& y, const DotEntry& dot = {}) {
   using policy = ksync::detail::index_policy<ExecutionSpace>;
   if (rows.count == 0) return;
-  if (rows.is_run()) {
-    Kokkos::parallel_for(label, policy(exec, rows.first, rows.first + rows.count),
-                         ksync::detail::SpmvRowPerThread<Matrix, XView, YView>{a, x, y});
+  if constexpr (std::is_same_v<DotEntry, without_dot>) {
+    if (rows.is_run()) {
+      Kokkos::parallel_for(label, policy(exec, rows.first, rows.first + rows.count),
+                           ksync::detail::SpmvRowPerThread<Matrix, XView, YView>{a, x, y});
+    } else {
+      Kokkos::parallel_for(
+          label, policy(exec, 0, rows.count),
+          ksync::detail::listed_rows_product<Matrix, decltype(rows.list), XView, YView>{a, rows.list, x, y});
+    }
   } else {
-    Kokkos::parallel_for(label, policy(exec, 0, rows.count),
-                         listed_rows_product<Matrix, decltype(rows.list), XView, YView>{a, rows.list, x, y});
+    const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, rows.count);
+    const auto reduce = [&](const auto& row_of) {
+      Kokkos::parallel_reduce(
+          label, policy(exec, 0, lanes.lanes),
+          ksync::detail::rows_product_and_dot<Matrix, std::remove_cvref_t<decltype(row_of)>, XView, YView>{a, row_of, x,
+                                                                                                           y, lanes},
+          dot);
+    };
+    if (rows.is_run()) {
+      reduce(ksync::detail::row_run{rows.first});
+    } else {
+      reduce(rows.list);
+    }
   }
 }
 
@@ -354,13 +371,13 @@ struct split_entries {
 };
 
 // One row set of the product enqueued on exec, under `failure` as pack_halo.
-template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView>
+template <class ExecutionSpace, class Matrix, class MemorySpace, class XView, class YView, class DotEntry>
 void enqueue_rows_unless_failed(const ExecutionSpace& exec, const char* label, const Matrix& a,
-                                const row_set<MemorySpace>& rows, const XView& x, const YView& y,
+                                const row_set<MemorySpace>& rows, const XView& x, const YView& y, const DotEntry& dot,
                                 local_failure& failure) {
   if (failure.failed()) return;
   try {
-    enqueue_rows(exec, label, a, rows, x, y);
+    enqueue_rows(exec, label, a, rows, x, y, dot);
   } catch (...) {
     failure.hold();
   }
@@ -369,10 +386,10 @@ void enqueue_rows_unless_failed(const ExecutionSpace& exec, const char* label, c
 // The halo's second half and the boundary rows on exec, the ghosts read as `destination` says. Where they go to
 // x and were staged, their copy runs on `copier` first, fenced where copier is an instance of its own
 // (fence_copier: the device path). Under `failure`, as pack_halo.
-template <class ExecutionSpace, class Matrix, class XView, class YView>
+template <class ExecutionSpace, class Matrix, class XView, class YView, class DotEntry>
 void finish_product(const ExecutionSpace& exec, const ExecutionSpace& copier, bool fence_copier, const Matrix& a,
-                    const XView& x, const YView& y, std::vector<MPI_Request>& requests, local_failure& failure,
-                    ghost_destination destination) {
+                    const XView& x, const YView& y, const DotEntry& dot, std::vector<MPI_Request>& requests,
+                    local_failure& failure, ghost_destination destination) {
   constexpr const char* boundary = "ksync::mpi::spmv::boundary";
   const auto& rows = a.local_matrix();
   if (destination == ghost_destination::x || receives_into(a, x) || a.plan().ghosts.empty()) {
@@ -383,13 +400,13 @@ void finish_product(const ExecutionSpace& exec, const ExecutionSpace& copier, bo
         failure.hold();
       }
     }
-    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, failure);
+    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), x, y, dot, failure);
     return;
   }
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   a.with_halo_buffers([&](const auto& /*send*/, const auto& receive) {
     const split_entries<XView, std::remove_cvref_t<decltype(receive)>> entries{x, receive, a.plan().owned};
-    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), entries, y, failure);
+    enqueue_rows_unless_failed(exec, boundary, rows, a.boundary_rows(), entries, y, dot, failure);
   });
 }
 
@@ -397,11 +414,12 @@ void finish_product(const ExecutionSpace& exec, const ExecutionSpace& copier, bo
 // call it every iteration, where two more MPI_Allreduce a product would cost more than the rows of a small
 // block), leaving the ghosts as `destination` says. This rank's local steps run under `failure`
 // (ksync/mpi/collective.hpp): once one of them threw, the rest are skipped, but the halo is still sent and
-// awaited, so no other rank waits for this one.
-template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView>
+// awaited, so no other rank waits for this one. With `dot` (a View, see without_dot) it also sums x . y.
+template <class ExecutionSpace, class T, class Index, class MemorySpace, class Offset, class XView, class YView,
+          class Dot = without_dot>
 void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T, Index, MemorySpace, Offset>& a,
                     const XView& x, const YView& y, local_failure& failure,
-                    ghost_destination destination = ghost_destination::x) {
+                    ghost_destination destination = ghost_destination::x, const Dot& dot = {}) {
   constexpr int tag = 4243;  // the product's halo; ksync::mpi::exchange uses 4242
   constexpr const char* interior = "ksync::mpi::spmv::interior";
   const auto& rows = a.local_matrix();
@@ -419,17 +437,18 @@ void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed
         }
       }
       pack_halo(halo, a, x, failure);  // launched before the interior rows, so not queued behind their blocks
-      enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);  // read no ghost
+      enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, dot_entry(dot, 0),
+                                 failure);                               // read no ghost
       auto requests = post_packed_halo(halo, comm, a, x, failure, tag);  // fences the halo instance, not exec
       // Staged ghosts bound for x are copied on the halo instance, which is then fenced.
-      finish_product(exec, halo, /*fence_copier=*/true, a, x, y, requests, failure, destination);
+      finish_product(exec, halo, /*fence_copier=*/true, a, x, y, dot_entry(dot, 1), requests, failure, destination);
       return;
     }
   }
   // Host backends, where each kernel returns when it is done, and a rank with no halo: one instance.
   auto requests = start_halo(exec, comm, a, x, failure, tag);
-  enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, failure);
-  finish_product(exec, exec, /*fence_copier=*/false, a, x, y, requests, failure, destination);
+  enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, dot_entry(dot, 0), failure);
+  finish_product(exec, exec, /*fence_copier=*/false, a, x, y, dot_entry(dot, 1), requests, failure, destination);
 }
 
 }  // namespace detail
