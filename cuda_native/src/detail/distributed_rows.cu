@@ -57,21 +57,6 @@ struct rows_product {
   }
 };
 
-// The same rows, summing x(i) * y[i] over them: x(i), row i's own column, is loaded before y[i] is stored.
-template <class T, class Index, class Offset>
-struct rows_product_and_dot {
-  rows_product<T, Index, Offset> product;
-  __device__ void operator()(std::int64_t k, T& sum) const {
-    if (ended(product.done)) return;
-    const row_set& rows = product.rows;
-    const std::int64_t i = rows.list == nullptr ? rows.first + k : rows.list[k];
-    const T x_i = product.x(i);
-    const T y_i = product.a(product.x, i);
-    product.y[i] = y_i;
-    sum += x_i * y_i;
-  }
-};
-
 template <class T>
 struct gathered {
   const T* x;
@@ -215,28 +200,20 @@ struct pipelined_delta {
 
 constexpr reduce_strategy sums_by = reduce_strategy::last_block;  // one launch a sum, as ksync::cuda::cg's
 
-// The product's rows, or the same rows summing x . y into *dot.
-template <class T, class Index, class Offset>
-void product_of_rows(cudaStream_t stream, const rows_product<T, Index, Offset>& product, T* dot) {
-  if (dot == nullptr) {
-    parallel_for(stream, product.rows.count, product);
-  } else {
-    parallel_reduce(stream, product.rows.count, rows_product_and_dot<T, Index, Offset>{product}, dot, sums_by);
-  }
-}
-
 }  // namespace
 
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y,
-                   const int* done, T* dot) {
-  product_of_rows(stream, rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, nullptr, a.cols()}, y, done}, dot);
+                   const int* done) {
+  parallel_for(stream, rows.count,
+               rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, nullptr, a.cols()}, y, done});
 }
 
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x,
-                   const T* ghosts, std::int64_t owned, T* y, T* dot) {
-  product_of_rows(stream, rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, ghosts, owned}, y, nullptr}, dot);
+                   const T* ghosts, std::int64_t owned, T* y) {
+  parallel_for(stream, rows.count,
+               rows_product<T, Index, Offset>{a, rows, split_reader<T>{x, ghosts, owned}, y, nullptr});
 }
 
 template <class T>
@@ -332,11 +309,10 @@ void cg_state_advance(cudaStream_t stream, ksync::detail::cg_scalars<T>* state, 
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mpi::cg advance_kernel");
 }
 
-#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                             \
-  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*, const int*, \
-                              T*);                                                                                  \
-  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, const T*,       \
-                              std::int64_t, T*, T*);                                                                \
+#define KSYNC_DISTRIBUTED_MATRIX_ROWS(T, Index, Offset)                                                              \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, T*, const int*); \
+  template void multiply_rows(cudaStream_t, const csr_matrix<T, Index, Offset>&, row_set, const T*, const T*,        \
+                              std::int64_t, T*);                                                                     \
   template void inverse_diagonal(cudaStream_t, const csr_matrix<T, Index, Offset>&, T*);
 KSYNC_FOR_EACH_CSR_INSTANCE(KSYNC_DISTRIBUTED_MATRIX_ROWS)
 #undef KSYNC_DISTRIBUTED_MATRIX_ROWS

@@ -146,12 +146,11 @@ ksync::detail::cg_scalars<T> cg_run_from(cudaStream_t stream, MPI_Comm comm, con
   unless_failed(failure, [&] { rows::cg_direction_rows(stream, n, T(0), r, inverse, p, /*first=*/true); });
   while (true) {
     const int iteration = s.iteration + 1;
-    // Ap = A p, this rank's p . Ap summed in the product's own passes (two shares: its interior and boundary rows).
-    spmv_unchecked(stream, comm, a, p, ap, failure, ghosts_where_they_arrive, v.sums.data());
+    spmv_unchecked(stream, comm, a, p, ap, failure, ghosts_where_they_arrive);
     std::array<T, 1> p_ap{};
     unless_failed(failure, [&] {
-      const std::array<T, 2> shares = sums_home<T, 2>(stream, v.sums);
-      p_ap[0] = shares[0] + shares[1];
+      rows::cg_dot_rows(stream, n, static_cast<const T*>(p), static_cast<const T*>(ap), v.sums.data());
+      p_ap = sums_home<T, 1>(stream, v.sums);
     });
     s.p_ap = sum_over_ranks<T, 1>(comm, cg_where, p_ap, failure, iteration)[0];
     const T alpha = s.rho / s.p_ap;

@@ -231,24 +231,17 @@ void unless_failed(ksync::mpi::detail::local_failure& failure, Step&& step) {
 
 // The product without its collective checks, for callers that checked the same arguments once (the solver
 // calls it every iteration). This rank's local steps run under `failure`: once one of them threw, the rest are
-// skipped, but the halo is still sent and awaited, so no other rank waits for this one. Where `dot_shares` (two
-// entries, device memory) is not null, the rows also sum x . y (the classic CG's p . Ap, in the product's own
-// passes): dot_shares[0] the interior rows' share, dot_shares[1] the boundary rows', 0 for a set with no rows.
+// skipped, but the halo is still sent and awaited, so no other rank waits for this one.
 template <class T, class Index, class Offset>
 void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, T* x, T* y,
                     ksync::mpi::detail::local_failure& failure,
-                    ksync::mpi::detail::ghost_destination destination = ksync::mpi::detail::ghost_destination::x,
-                    T* dot_shares = nullptr) {
+                    ksync::mpi::detail::ghost_destination destination = ksync::mpi::detail::ghost_destination::x) {
   constexpr int tag = 4243;  // the product's halo, as ksync::mpi::spmv's
   using ksync::cuda::detail::distributed::multiply_rows;
   const halo_plan& plan = a.plan();
-  T* const interior_dot = dot_shares;
-  T* const boundary_dot = dot_shares == nullptr ? nullptr : dot_shares + 1;
   if (!plan.exchanges()) {  // one rank, or a block that reads no other's columns: every row is interior
-    unless_failed(failure,
-                  [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y, nullptr, interior_dot); });
-    unless_failed(failure,
-                  [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y, nullptr, boundary_dot); });
+    unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });
+    unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
     return;
   }
   const cudaStream_t halo = a.halo_stream();
@@ -262,9 +255,7 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
     a.packed().record(halo);
     pack_recorded = true;
   });
-  unless_failed(failure, [&] {
-    multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y, nullptr, interior_dot);  // no ghost
-  });
+  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });  // no ghost
   // MPI reads the packed entries next, and writes the ghosts where the last product's ghost copy (on the halo
   // stream) and boundary rows (before x_ready) read them: the host waits for the pack's event alone, also where a
   // later step failed. Where this rank failed before the pack was recorded, nothing is waited for: it throws, and
@@ -285,7 +276,7 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
     // overwrite them only after its host wait for the pack, which follows these rows on `stream` (x_ready).
     unless_failed(failure, [&] {
       multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x),
-                    static_cast<const T*>(a.staged_ghosts()), plan.owned, y, boundary_dot);
+                    static_cast<const T*>(a.staged_ghosts()), plan.owned, y);
     });
     return;
   }
@@ -297,8 +288,7 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
       a.ghosts_in().make_wait(stream);  // the boundary rows read them next
     });
   }
-  unless_failed(failure,
-                [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y, nullptr, boundary_dot); });
+  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
 }
 
 // The product with its halo through NCCL on the halo stream (ksync::cuda::mpi::cg's NCCL form): the same order of

@@ -27,17 +27,15 @@ struct row_set {
 // y[i] = row i of A x for each row i of `rows`, summed in its storage order (csr_row_apply, as spmv's
 // row_per_thread): the rows equal the one-rank product's bits. Where `done` (device memory: a solve's
 // cg_scalars::done) is not null, the kernel does nothing once *done is set: a solve whose scalars stay on the device
-// enqueues iterations past its end. Where `dot` (device memory) is not null, *dot = the sum of x[i] y[i] over the
-// rows, made as each row is (the classic CG's p . Ap without reading p and Ap again): a reduction, one launch
-// (last_block), 0 for no rows.
+// enqueues iterations past its end.
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x, T* y,
-                   const int* done = nullptr, T* dot = nullptr);
+                   const int* done = nullptr);
 
 // The same, x's ghosts (local columns owned and up) read from `ghosts` where they arrived instead of from x.
 template <class T, class Index, class Offset>
 void multiply_rows(cudaStream_t stream, const csr_matrix<T, Index, Offset>& a, row_set rows, const T* x,
-                   const T* ghosts, std::int64_t owned, T* y, T* dot = nullptr);
+                   const T* ghosts, std::int64_t owned, T* y);
 
 // out[k] = x[indices[k]] for k < count: the entries a rank sends. `out` may be pinned host memory.
 template <class T>
