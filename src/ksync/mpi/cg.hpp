@@ -85,9 +85,8 @@ struct classic_update_of_rank {
 };
 
 // The work Views of a distributed solve: p spans the local columns (the product fills its ghosts); r, Ap and
-// M^-1's entries (empty without Jacobi) are this rank's rows; p_ap_shares the product's two shares of this
-// rank's p . Ap (spmv.hpp, without_dot), in host memory the device writes (the host reads them once exec is
-// fenced: no copy), made with zeros.
+// M^-1's entries (empty without Jacobi) are this rank's rows; on host backends p_ap_shares the product's two
+// shares of this rank's p . Ap (spmv.hpp, without_dot), made with zeros (empty on device backends).
 template <class Vector>
 struct cg_vectors {
   Vector p;
@@ -167,13 +166,28 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   }
   while (true) {
     const int iteration = s.iteration + 1;
-    // Ap = A p, this rank's p . Ap summed in the product's own passes (two shares: its interior and boundary rows).
-    spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive, v.p_ap_shares);
+    // Ap = A p and this rank's p . Ap: on host backends in the product's own passes (a share a row set), on devices in
+    // a reduction of its own (fused, an H100 iteration was faster at m = 256, slower at 4096: docs/multi-gpu.md).
+    if constexpr (runs_on_host<ExecutionSpace>) {
+      spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive, v.p_ap_shares);
+    } else {
+      spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive);
+    }
     std::array<T, 1> p_ap{};
     if (!failure.failed()) {
       try {
-        exec.fence("ksync::mpi::cg: p . Ap");
-        p_ap[0] = v.p_ap_shares(0) + v.p_ap_shares(1);
+        if constexpr (runs_on_host<ExecutionSpace>) {
+          exec.fence("ksync::mpi::cg: p . Ap");
+          p_ap[0] = v.p_ap_shares(0) + v.p_ap_shares(1);
+        } else {
+          const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, n);
+          Kokkos::parallel_reduce(
+              "ksync::mpi::cg::p_ap", policy(exec, 0, lanes.lanes),
+              KOKKOS_LAMBDA(std::int64_t lane, T& sum) {
+                ksync::detail::fold_lane(lanes, lane, sum, [&](std::int64_t i) { return p(i) * ap(i); });
+              },
+              p_ap[0]);
+        }
       } catch (...) {
         failure.hold();
       }
@@ -410,12 +424,13 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
           KOKKOS_LAMBDA(std::int64_t i) { inverse(i) = jacobi_inverse(static_cast<T>(matrix.diagonal(i))); });
     }
     if (classic) {
-      classic_vectors = {.p = columns("ksync::mpi::cg::p"),
-                         .r = rows("ksync::mpi::cg::r"),
-                         .ap = rows("ksync::mpi::cg::ap"),
-                         .inverse = inverse,
-                         .p_ap_shares = decltype(classic_vectors.p_ap_shares)(
-                             Kokkos::view_alloc(exec, "ksync::mpi::cg::p_ap_shares"), 2)};
+      classic_vectors = {
+          .p = columns("ksync::mpi::cg::p"),
+          .r = rows("ksync::mpi::cg::r"),
+          .ap = rows("ksync::mpi::cg::ap"),
+          .inverse = inverse,
+          .p_ap_shares = decltype(classic_vectors.p_ap_shares)(Kokkos::view_alloc(exec, "ksync::mpi::cg::p_ap_shares"),
+                                                               runs_on_host<ExecutionSpace> ? 2 : 0)};
     } else {
       const vector w = columns("ksync::mpi::cg::w");
       pipelined_vectors = {.r = rows("ksync::mpi::cg::r"),
