@@ -61,15 +61,15 @@ class kokkos_cg {
         "ksync::bench::mpi::kokkos::residual", Policy(exec_, 0, n),
         KOKKOS_LAMBDA(std::int64_t i) { r(i) = b(i) - ap(i); });
     Kokkos::deep_copy(exec_, p_owned, r);
-    const double bb = dot(b, b);
-    double rr = dot(r, r);
+    const double bb = dot("ksync::bench::mpi::kokkos::b_b", b, b);
+    double rr = dot("ksync::bench::mpi::kokkos::r_r", r, r);
     int taken = 0;
     for (; taken < iterations && std::sqrt(rr) > tolerance * std::sqrt(bb); ++taken) {
       apply();
-      const double alpha = rr / dot(p_owned, ap);
+      const double alpha = rr / dot("ksync::bench::mpi::kokkos::p_ap", p_owned, ap);
       Kokkos::parallel_for("ksync::bench::mpi::kokkos::update", Policy(exec_, 0, n),
                            steps::Update{.x = x, .r = r, .p = p_, .ap = ap, .alpha = alpha});
-      const double rr_next = dot(r, r);
+      const double rr_next = dot("ksync::bench::mpi::kokkos::r_r", r, r);
       const double beta = rr_next / rr;
       rr = rr_next;
       Kokkos::parallel_for("ksync::bench::mpi::kokkos::direction", Policy(exec_, 0, n),
@@ -80,11 +80,12 @@ class kokkos_cg {
   }
 
   // Public: nvcc takes no extended lambda inside a private member function.
-  // A global dot: a local parallel_reduce into a host double (it waits for exec), then MPI_Allreduce.
-  double dot(const Vector& u, const Vector& v) const {
+  // A global dot: a local parallel_reduce into a host double (it waits for exec), then MPI_Allreduce. Each dot
+  // has its own label, so a kernel timer splits p . Ap (two vectors read) from r . r (one).
+  double dot(const char* label, const Vector& u, const Vector& v) const {
     double local = 0;
-    Kokkos::parallel_reduce("ksync::bench::mpi::kokkos::dot", Policy(exec_, 0, static_cast<std::int64_t>(u.extent(0))),
-                            steps::Dot{.u = u, .v = v}, local);
+    Kokkos::parallel_reduce(label, Policy(exec_, 0, static_cast<std::int64_t>(u.extent(0))), steps::Dot{.u = u, .v = v},
+                            local);
     double global = 0;
     MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_);
     return global;
