@@ -40,6 +40,38 @@ double x_at(std::int64_t j, int round) {
   return static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
 }
 
+// The solvers' product tests' x: x_at(j, round) for every column j of `a`, and this rank's local columns of it
+// (owned from `first`) in a View, NaN for the ghosts.
+std::vector<double> global_x(const matrix& a, int round) {
+  std::vector<double> x_global(static_cast<std::size_t>(a.cols));
+  for (std::int64_t j = 0; j < a.cols; ++j)
+    x_global[j] = x_at(j, round);
+  return x_global;
+}
+
+Kokkos::View<double*> local_x(const ksync::mpi::distributed_csr<double, std::int32_t>& distributed,
+                              const std::vector<double>& x_global, std::int64_t first) {
+  Kokkos::View<double*> x("x", distributed.local_columns());
+  const auto x_host = Kokkos::create_mirror_view(x);
+  Kokkos::deep_copy(x_host, std::numeric_limits<double>::quiet_NaN());
+  for (std::int64_t i = 0; i < distributed.owned_rows(); ++i)
+    x_host(i) = x_global[first + i];
+  Kokkos::deep_copy(x, x_host);
+  return x;
+}
+
+// The one-rank rows of A x_global on exec's device (ksync::spmv, row_per_thread), on the host: a GPU's rows
+// contract into FMAs, which host_product's do not, so a device's distributed rows are held to these.
+auto one_rank_rows(const Exec& exec, const matrix& a, const std::vector<double>& x_global) {
+  const ksync::csr_matrix whole(exec, a);
+  const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(x_global.data(),
+                                                                                                      x_global.size());
+  Kokkos::View<double*> y_all("y_all", a.rows);
+  ksync::spmv(exec, whole, Kokkos::create_mirror_view_and_copy(exec, x_all), y_all,
+              ksync::spmv_strategy::row_per_thread);
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+}
+
 // Two products of `distributed` (this rank's block of `a`, split as `partition` says), the second with another x
 // on another instance (the matrix keeps its exchange buffers between calls and, on a device, the halo's own
 // instance, keyed on the instance it was made beside): each gives the one-rank rows bit for bit, and x's
@@ -205,15 +237,8 @@ TEST(MpiSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
     const ksync::mpi::distributed_csr distributed(
         exec, MPI_COMM_WORLD, partition, rows_of(a, first, partition.end(rank)), ksync::mpi::halo_memory::staged);
     const std::int64_t owned = distributed.owned_rows();
-    std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-    for (std::int64_t j = 0; j < a.cols; ++j)
-      x_global[j] = x_at(j, 0);
-    Kokkos::View<double*> x("x", distributed.local_columns());
-    const auto x_host = Kokkos::create_mirror_view(x);
-    Kokkos::deep_copy(x_host, std::numeric_limits<double>::quiet_NaN());
-    for (std::int64_t i = 0; i < owned; ++i)
-      x_host(i) = x_global[first + i];
-    Kokkos::deep_copy(x, x_host);
+    const std::vector<double> x_global = global_x(a, 0);
+    const auto x = local_x(distributed, x_global, first);
     Kokkos::View<double*> y("y", owned);
     ksync::mpi::detail::local_failure failure;
     ksync::mpi::detail::spmv_unchecked(exec, MPI_COMM_WORLD, distributed, x, y, failure,
@@ -222,13 +247,7 @@ TEST(MpiSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
     exec.fence();
     const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     const auto x_after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-    const ksync::csr_matrix whole(exec, a);
-    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
-        x_global.data(), x_global.size());
-    Kokkos::View<double*> y_all("y_all", a.rows);
-    ksync::spmv(exec, whole, Kokkos::create_mirror_view_and_copy(exec, x_all), y_all,
-                ksync::spmv_strategy::row_per_thread);
-    const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+    const auto expected = one_rank_rows(exec, a, x_global);
     const std::string where = to_string(family) + ", rank " + std::to_string(rank) + " of " + std::to_string(size);
     for (std::int64_t g = owned; g < distributed.local_columns(); ++g)
       EXPECT_TRUE(std::isnan(x_after(g))) << where << ": ghost " << g - owned << " was written into x";
@@ -254,14 +273,8 @@ TEST(MpiSpmv, TheSolversProductSumsXDotYOverEachRowSet) {
         const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
                                                       rows_of(a, first, partition.end(rank)), halo);
         const std::int64_t owned = distributed.owned_rows();
-        std::vector<double> x_global(static_cast<std::size_t>(a.cols));
-        for (std::int64_t j = 0; j < a.cols; ++j)
-          x_global[j] = x_at(j, 1);
-        Kokkos::View<double*> x("x", distributed.local_columns());
-        const auto x_host = Kokkos::create_mirror_view(x);
-        for (std::int64_t i = 0; i < owned; ++i)
-          x_host(i) = x_global[first + i];
-        Kokkos::deep_copy(x, x_host);
+        const std::vector<double> x_global = global_x(a, 1);
+        const auto x = local_x(distributed, x_global, first);
         Kokkos::View<double*> y("y", owned);
         const double unset = -1.5;  // what the shares hold before the product
         Kokkos::View<double*, Kokkos::SharedHostPinnedSpace> shares("shares", 2);
@@ -271,14 +284,7 @@ TEST(MpiSpmv, TheSolversProductSumsXDotYOverEachRowSet) {
         failure.rethrow_here();
         exec.fence();
         const auto y_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-        // The one-rank rows on the same device (a GPU's rows contract into FMAs, which host_product's do not).
-        const ksync::csr_matrix whole(exec, a);
-        const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x_all(
-            x_global.data(), x_global.size());
-        Kokkos::View<double*> y_all("y_all", a.rows);
-        ksync::spmv(exec, whole, Kokkos::create_mirror_view_and_copy(exec, x_all), y_all,
-                    ksync::spmv_strategy::row_per_thread);
-        const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_all);
+        const auto expected = one_rank_rows(exec, a, x_global);
         const std::string where = to_string(family) + ", halo " + std::string(to_string(distributed.halo())) +
                                   ", rank " + std::to_string(rank) + " of " + std::to_string(size);
         for (std::int64_t i = 0; i < owned; ++i)
