@@ -9,8 +9,9 @@
 // a.owned_rows() entries; x is the initial guess on entry and this rank's rows of the solution on return.
 // options.recurrence picks the iteration:
 //   classic    one distributed product (ksync::mpi::spmv: the halo travels while the interior rows run) and
-//              two global sums, each a local Kokkos reduction (which fences exec for its host value) and one
-//              blocking MPI_Allreduce, as the host_scalars form of ksync::cg does on one device;
+//              two global sums, each a local Kokkos reduction (which fences exec for its host value; p . Ap on
+//              host backends in the product's own passes) and one blocking MPI_Allreduce, as the host_scalars
+//              form of ksync::cg does on one device;
 //   pipelined  Ghysels and Vanroose's recurrence (ksync/cg_pipelined.hpp): one pass of updates with both sums
 //              in one local reduction, whose MPI_Iallreduce travels while the next product runs (that product
 //              reads the new w, not the sums), so the global sum waits behind work instead of the other way
@@ -93,8 +94,18 @@ struct cg_vectors {
   Vector r;
   Vector ap;
   Vector inverse;
-  Kokkos::View<typename Vector::non_const_value_type*, Kokkos::SharedHostPinnedSpace> p_ap_shares;
+  Kokkos::View<typename Vector::non_const_value_type*, Kokkos::HostSpace> p_ap_shares;
 };
+
+// What the classic iteration's product sums besides Ap: p . Ap into its shares on host backends, nothing on devices.
+template <class ExecutionSpace, class Vector>
+auto p_ap_in_the_product(const cg_vectors<Vector>& v) {
+  if constexpr (runs_on_host<ExecutionSpace>) {
+    return v.p_ap_shares;
+  } else {
+    return without_dot{};
+  }
+}
 
 // The start's local part in both recurrences: x into `input` (the product's input, spanning the local
 // columns), product = A x, r = b - A x, and this rank's r . M^-1 r, b . M^-1 b and the diagonal's check (0,
@@ -167,12 +178,8 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_run_from(
   while (true) {
     const int iteration = s.iteration + 1;
     // Ap = A p and this rank's p . Ap: on host backends in the product's own passes (a share a row set), on devices in
-    // a reduction of its own (fused, an H100 iteration was faster at m = 256, slower at 4096: docs/multi-gpu.md).
-    if constexpr (runs_on_host<ExecutionSpace>) {
-      spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive, v.p_ap_shares);
-    } else {
-      spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive);
-    }
+    // a reduction of its own (fused, an H100 iteration was faster at m = 256, slower at m >= 2048: docs/multi-gpu.md).
+    spmv_unchecked(exec, comm, a, p, ap, failure, ghosts_where_they_arrive, p_ap_in_the_product<ExecutionSpace>(v));
     std::array<T, 1> p_ap{};
     if (!failure.failed()) {
       try {
@@ -424,13 +431,15 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
           KOKKOS_LAMBDA(std::int64_t i) { inverse(i) = jacobi_inverse(static_cast<T>(matrix.diagonal(i))); });
     }
     if (classic) {
-      classic_vectors = {
-          .p = columns("ksync::mpi::cg::p"),
-          .r = rows("ksync::mpi::cg::r"),
-          .ap = rows("ksync::mpi::cg::ap"),
-          .inverse = inverse,
-          .p_ap_shares = decltype(classic_vectors.p_ap_shares)(Kokkos::view_alloc(exec, "ksync::mpi::cg::p_ap_shares"),
-                                                               runs_on_host<ExecutionSpace> ? 2 : 0)};
+      classic_vectors = {.p = columns("ksync::mpi::cg::p"),
+                         .r = rows("ksync::mpi::cg::r"),
+                         .ap = rows("ksync::mpi::cg::ap"),
+                         .inverse = inverse,
+                         .p_ap_shares = {}};
+      if constexpr (runs_on_host<ExecutionSpace>) {
+        classic_vectors.p_ap_shares =
+            decltype(classic_vectors.p_ap_shares)(Kokkos::view_alloc(exec, "ksync::mpi::cg::p_ap_shares"), 2);
+      }
     } else {
       const vector w = columns("ksync::mpi::cg::w");
       pipelined_vectors = {.r = rows("ksync::mpi::cg::r"),

@@ -231,10 +231,10 @@ distributed_csr(const ExecutionSpace&, MPI_Comm, const row_partition&, const hos
 namespace detail {
 
 // What a product sums besides y: nothing (the product alone), or x . y over this rank's rows into a rank-1 View
-// of two entries (the classic CG's p . Ap, ksync/mpi/cg.hpp): entry 0 the interior rows' share, entry 1 the
-// boundary rows', each summed as its rows are made (ksync::detail::rows_product_and_dot), so x and y are not
-// read again. Both entries are written by kernels on `exec`, fenced by nothing here. A row set with no rows
-// leaves its entry as it is: a caller makes the View with zeros (the row sets are the matrix's, fixed).
+// of two entries (the classic CG's p . Ap on host backends, ksync/mpi/cg.hpp): entry 0 the interior rows' share, entry
+// 1 the boundary rows', each summed as its rows are made (ksync::detail::rows_product_and_dot), so x and y are not read
+// again. Both entries are written by kernels on `exec`, fenced by nothing here. A row set with no rows leaves its entry
+// as it is: a caller makes the View with zeros (the row sets are the matrix's, fixed).
 struct without_dot {};
 
 template <class Dot>

@@ -16,7 +16,7 @@ namespace ksync::detail::cg::forms {
 struct fused : implements<cg_form::fused> {
   // One fused iteration as three calls of `enqueue`: enqueue(label, count, functor[, result]) enqueues a
   // parallel_reduce over [0, count) (with a result) or a parallel_for, on exec or as a graph node. The
-  // reductions run over lanes, each folding several indices (lane_split, kernels.hpp).
+  // reductions run over lanes, each folding several indices (lane_split, ksync/detail/lanes.hpp).
   template <class ExecutionSpace, class T, class Operator, class Enqueue>
   static void iteration(const cg_run<ExecutionSpace, T, Operator>& run, Enqueue&& enqueue) {
     using memory_space = typename ExecutionSpace::memory_space;
