@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/driver_entry.hpp>
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/mailbox.hpp>
@@ -44,15 +45,7 @@ std::uint32_t next_epoch(const reduce_workspace& workspace) {
 // cuStreamWriteValue32 from the driver the runtime already loaded; null where it has none.
 using write_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
 write_value_function driver_write_value() {
-  static const write_value_function function = [] {
-    void* address = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &address, 12000, cudaEnableDefault, &found) !=
-            cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      return write_value_function{nullptr};
-    return reinterpret_cast<write_value_function>(address);
-  }();
+  static const auto function = detail::driver_entry<write_value_function>("cuStreamWriteValue32");
   return function;
 }
 std::atomic<bool> write_value_refused{false};  // a driver that lists it but refuses it: the kernel from then on

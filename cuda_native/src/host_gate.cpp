@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <ksync/cuda/detail/driver_entry.hpp>
+#include <ksync/cuda/host_gate.hpp>
+
+#include <cuda.h>  // the types of cuStreamWaitValue32, reached through the runtime (no libcuda link)
+
+#include <atomic>
+#include <cstdlib>
+#include <stdexcept>
+#include <string_view>
+
+namespace ksync::cuda {
+namespace {
+
+using wait_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+wait_value_function driver_wait_value() {
+  static const auto function = detail::driver_entry<wait_value_function>("cuStreamWaitValue32");
+  return function;
+}
+
+std::atomic<bool> wait_value_refused{false};  // a driver that lists it but refuses it: no gate from then on
+
+// Every launch waits for its kernel to finish, and so for a held stream: no gate can be used.
+bool launches_block() {
+  static const bool blocking = [] {
+    const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
+    return value != nullptr && *value != '\0' && std::string_view(value) != "0";
+  }();
+  return blocking;
+}
+
+}  // namespace
+
+host_gate::host_gate() : word_(1, cudaHostAllocPortable | cudaHostAllocMapped, "ksync::cuda::host_gate") {
+  std::atomic_ref<std::uint32_t>(*word_.data()).store(0, std::memory_order_release);
+}
+
+bool host_gate::hold(cudaStream_t stream) {
+  if (held_)
+    throw std::logic_error("ksync::cuda::host_gate::hold: the gate is already held (open() it before holding again)");
+  const wait_value_function wait_value = driver_wait_value();
+  if (wait_value == nullptr || launches_block() || wait_value_refused.load(std::memory_order_relaxed)) return false;
+  // GEQ compares cyclically ((int32_t)(word - epoch) >= 0), so the count may wrap.
+  const std::uint32_t next = epoch_ + 1;
+  if (wait_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(word_.data()), next,
+                 CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS) {
+    wait_value_refused.store(true, std::memory_order_relaxed);
+    return false;
+  }
+  epoch_ = next;
+  held_ = true;
+  return true;
+}
+
+void host_gate::open() noexcept {
+  if (!held_) return;
+  // Release: the host's earlier stores (the ghosts MPI wrote, say) are visible before the word that opens the gate.
+  std::atomic_ref<std::uint32_t>(*word_.data()).store(epoch_, std::memory_order_release);
+  held_ = false;
+}
+
+}  // namespace ksync::cuda
