@@ -14,14 +14,17 @@
 //
 // The product overlaps the exchange with the rows that need no ghost (the interior). On a device backend the
 // halo has an instance of its own (the matrix keeps one, made by partition_space from the first `exec` it is
-// given, made again for another): the product fences `exec` (x's producer, and the last product's reads of the
-// buffers, are done), packs the entries the other ranks need on the halo instance, enqueues the interior rows
-// on `exec` behind it (the pack, launched first, is not queued behind a grid of interior blocks), fences the
-// halo instance alone (MPI reads the buffer next), posts the receives and sends, waits for them while the
+// given, made again for another). The product orders the halo instance after `exec` (x's producer, and the last
+// product's reads of the buffers, are done), packs the entries the other ranks need on the halo instance, enqueues
+// the interior rows on `exec` behind it (the pack, launched first, is not queued behind a grid of interior blocks),
+// fences the halo instance alone (MPI reads the buffer next), posts the receives and sends, waits for them while the
 // interior rows run, copies the ghosts into x on the halo instance where they were staged and fences it, then
-// enqueues the boundary rows on `exec`. It returns with those enqueued: y is complete once `exec` is fenced (or
-// its later work runs). No fence is device-wide. On host backends a kernel returns when it is done, so there
-// one instance does all of it and the exchange waits behind the interior rows instead.
+// enqueues the boundary rows on `exec`. It returns with those enqueued: y is complete once `exec` is fenced (or its
+// later work runs). No fence is device-wide. On host backends a kernel returns when it is done, so there one instance
+// does all of it and the exchange waits behind the interior rows instead.
+// On Kokkos::Cuda with ksync's native half the halo instance waits for `exec` on the GPU (an event,
+// ksync/detail/bridge/instance_event.hpp); elsewhere `exec` is fenced (Kokkos has no call that orders one instance
+// after another), and the GPU stays idle until the host has enqueued the pack and the interior rows.
 //
 // Where the halo travels (halo_memory, chosen per rank; a.halo() says which was taken):
 //   direct     MPI reads the send buffer in the matrix's memory space and receives the ghosts straight into x
@@ -42,6 +45,7 @@
 #include <ksync/backend.hpp>
 #include <ksync/compat.hpp>
 #include <ksync/csr_matrix.hpp>
+#include <ksync/detail/bridge/instance_event.hpp>
 #include <ksync/detail/checks.hpp>
 #include <ksync/detail/index_policy.hpp>
 #include <ksync/detail/spmv/row_per_thread.hpp>
@@ -180,6 +184,8 @@ class distributed_csr {
   // What the bridge to the native half keeps beside the matrix (ksync/detail/bridge/mpi_cg.hpp: its native twin and
   // an NCCL communicator), made by the bridge the first time, dropped with the matrix.
   [[nodiscard]] std::any& bridge_state() const noexcept { return bridge_state_; }
+  // What a device product orders its halo instance after exec with (x complete), where the bridge gives an event.
+  [[nodiscard]] ksync::detail::instance_event& x_ready() const noexcept { return x_ready_; }
   // The instance the halo's own work (pack, ghost copy) runs on beside `exec`, on device backends: made by
   // partition_space of `exec` the first time and kept, keyed on exec's instance (made again for another one).
   template <class ExecutionSpace>
@@ -220,6 +226,7 @@ class distributed_csr {
   staged_buffer staged_receive_;
   mutable std::any halo_instance_;  // a kept_instance<ExecutionSpace>, once a device product ran
   mutable std::any bridge_state_;
+  mutable ksync::detail::instance_event x_ready_;
 };
 
 // Deduction from a host matrix: the default memory space of exec.
@@ -429,16 +436,30 @@ void spmv_unchecked(const ExecutionSpace& exec, MPI_Comm comm, const distributed
       if (!failure.failed()) {
         try {
           // x's producer, the last product's boundary rows (which read x's ghosts) and its ghost copy are done
-          // before the halo instance reads x and MPI overwrites the buffers: exec alone, not the device.
-          exec.fence("ksync::mpi::spmv: x is complete");
-          halo = a.halo_instance(exec);
+          // before the halo instance reads x and MPI overwrites the buffers (MPI is posted after a fence of the halo
+          // instance): the halo instance waits for exec on the GPU where the bridge gives an event, else exec is
+          // fenced; exec alone, never the device.
+          const ExecutionSpace own = a.halo_instance(exec);
+          if (!a.x_ready().order(exec, own)) exec.fence("ksync::mpi::spmv: x is complete");
+          halo = own;
         } catch (...) {
           failure.hold();
         }
       }
       pack_halo(halo, a, x, failure);  // launched before the interior rows, so not queued behind their blocks
       enqueue_rows_unless_failed(exec, interior, rows, a.interior_rows(), x, y, dot_entry(dot, 0),
-                                 failure);                               // read no ghost
+                                 failure);  // read no ghost
+      if (failure.failed()) {
+        // A step failed after the halo instance was ordered behind exec, and post_packed_halo skips its fence
+        // now: exec is fenced instead, so MPI does not overwrite buffers that the last product's rows may still
+        // read. The failure reported is the first one; a second one here is dropped.
+        local_failure settling;
+        try {
+          exec.fence("ksync::mpi::spmv: x is complete");
+        } catch (...) {
+          settling.hold();
+        }
+      }
       auto requests = post_packed_halo(halo, comm, a, x, failure, tag);  // fences the halo instance, not exec
       // Staged ghosts bound for x are copied on the halo instance, which is then fenced.
       finish_product(exec, halo, /*fence_copier=*/true, a, x, y, dot_entry(dot, 1), requests, failure, destination);
