@@ -20,11 +20,15 @@ wait_value_function driver_wait_value() {
 
 std::atomic<bool> wait_value_refused{false};  // a driver that lists it but refuses it: no gate from then on
 
-// Every launch waits for its kernel to finish, and so for a held stream: no gate can be used.
-bool launches_block() {
+// Whether a launch may wait for its kernel to finish, and so for a held stream: every launch under
+// CUDA_LAUNCH_BLOCKING; a tool injected into CUDA (compute-sanitizer, Nsight Compute, Nsight Systems: they set
+// CUDA_INJECTION64_PATH) may hold a launch until it has checked or profiled the kernel. No gate is used then.
+bool launches_may_block() {
   static const bool blocking = [] {
-    const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
-    return value != nullptr && *value != '\0' && std::string_view(value) != "0";
+    const char* blocking_launches = std::getenv("CUDA_LAUNCH_BLOCKING");
+    const char* injected_tool = std::getenv("CUDA_INJECTION64_PATH");
+    return (blocking_launches != nullptr && *blocking_launches != '\0' && std::string_view(blocking_launches) != "0") ||
+           (injected_tool != nullptr && *injected_tool != '\0');
   }();
   return blocking;
 }
@@ -39,7 +43,7 @@ bool host_gate::hold(cudaStream_t stream) {
   if (held_)
     throw std::logic_error("ksync::cuda::host_gate::hold: the gate is already held (open() it before holding again)");
   const wait_value_function wait_value = driver_wait_value();
-  if (wait_value == nullptr || launches_block() || wait_value_refused.load(std::memory_order_relaxed)) return false;
+  if (wait_value == nullptr || launches_may_block() || wait_value_refused.load(std::memory_order_relaxed)) return false;
   // GEQ compares cyclically ((int32_t)(word - epoch) >= 0), so the count may wrap.
   const std::uint32_t next = epoch_ + 1;
   if (wait_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(word_.data()), next,

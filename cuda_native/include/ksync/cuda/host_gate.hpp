@@ -3,7 +3,7 @@
 // A gate the host opens for a stream: work enqueued behind hold() is already on the stream, but the GPU starts
 // it only once the host has called open(). After a step the host must finish first (a halo exchange through MPI,
 // say) the GPU then waits only until it sees the opening over the bus, not for a launch the host could make only
-// then (not yet measured: docs/multi-gpu.md says what was). The mailbox (ksync/cuda/mailbox.hpp) carries values the
+// then (not measured yet). The mailbox (ksync/cuda/mailbox.hpp) carries values the
 // other way, from a stream to the host.
 //
 //   ksync::cuda::host_gate gate;
@@ -13,15 +13,17 @@
 //   gate.open();
 //   if (!held) enqueue_what_follows(stream);
 //
-// hold() returns false, enqueueing nothing, where the driver offers no stream wait or refuses it, and where
-// CUDA_LAUNCH_BLOCKING is set (every launch would then wait for the held stream): the caller enqueues its work after
-// the host step, as it would without a gate. A held stream stops there, so until open() the host must not wait for
-// that stream nor for anything behind it: no fence or synchronization of it; no synchronizing call on the legacy
-// default stream, which waits for every blocking stream (cudaMemcpy, cudaMemcpyToSymbol, ...); no allocation or
-// deallocation that synchronizes the device; and no first launch of a kernel, which under lazy module loading (the
-// default since CUDA 12.2) may synchronize the context: launch what goes behind the gate once ungated first.
-// host_gate::opening opens the gate when it leaves scope, so a host step that throws leaves no stream waiting
-// forever; a gate destroyed while held opens first. One host thread at a time holds and opens a gate.
+// hold() returns false, enqueueing nothing, where the driver offers no stream wait or refuses it, where
+// CUDA_LAUNCH_BLOCKING is set (every launch would then wait for the held stream) and where a tool is injected into
+// CUDA (CUDA_INJECTION64_PATH: compute-sanitizer and the Nsight tools, which may hold a launch until its kernel ends):
+// the caller enqueues its work after the host step, as it would without a gate. A held stream stops there, so until
+// open() the host must not wait for that stream nor for anything behind it: no fence or synchronization of it; no
+// synchronizing call on the legacy default stream, which waits for every blocking stream (cudaMemcpy,
+// cudaMemcpyToSymbol, ...); no allocation or deallocation that synchronizes the device; and no first launch of a
+// kernel, which under lazy module loading (the default since CUDA 12.2) may synchronize the context: launch what goes
+// behind the gate once ungated first. host_gate::opening opens the gate when it leaves scope, so a host step that
+// throws leaves no stream waiting forever; a gate destroyed while held opens first. One host thread at a time holds and
+// opens a gate.
 #pragma once
 
 #include <ksync/cuda/host_memory.hpp>

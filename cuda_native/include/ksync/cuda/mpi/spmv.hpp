@@ -23,11 +23,11 @@
 // waits on the host for the pack alone; posts the receives and sends and waits for them while the interior rows
 // run. What follows the exchange comes next in `stream`'s order: where the halo was staged, the ghosts' copy into x
 // on the halo stream, which `stream` waits for (an event), then the boundary rows on `stream`. With a staged halo
-// (from a matrix's second product on, where the driver offers stream waits) that work is enqueued before the
-// messages are posted, behind a gate the host opens once they are in (ksync/cuda/host_gate.hpp), so the GPU need
-// not wait for a launch after MPI_Waitall; otherwise it is enqueued after MPI_Waitall. It returns with the rows
-// enqueued: y is complete in `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or
-// ordered before it.
+// (once a product with the same ghost destination has completed on the matrix, where a host gate can be used) that
+// work is enqueued before the messages are posted, behind a gate the host opens once they are in
+// (ksync/cuda/host_gate.hpp), so the GPU need not wait for a launch after MPI_Waitall; otherwise it is enqueued after
+// MPI_Waitall. It returns with the rows enqueued: y is complete in `stream`'s order. x's producer and any earlier
+// reader of its ghosts must be on `stream` or ordered before it.
 //
 // Each row is summed in its storage order, as ksync::cuda::spmv's row_per_thread does, so every rank's rows
 // equal the one-rank product's bits. Arguments are checked collectively: a wrong argument on one rank makes
@@ -304,8 +304,8 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
   // (ksync/cuda/host_gate.hpp), which the host opens once the ghosts are in: the GPU starts it as soon as it sees
   // the opening, not a launch's latency after MPI_Waitall. The gate is on the stream that reads the ghosts first
   // (the halo stream where they are copied into x). Not gated: a direct exchange (a GPU-aware MPI may synchronize on
-  // the device, which would wait for the held stream), and the matrix's first product for this destination (its
-  // kernels' first launches). Opened on every way out, so no stream waits forever.
+  // the device, which would wait for the held stream), and products until one with this destination has completed
+  // (its kernels' first launches). Opened on every way out, so no stream waits forever.
   host_gate& gate = a.gate();
   const host_gate::opening opens_on_exit(gate);
   bool gated = false;
