@@ -3,7 +3,8 @@
 // A gate the host opens for a stream: work enqueued behind hold() is already on the stream, but the GPU starts
 // it only once the host has called open(). After a step the host must finish first (a halo exchange through MPI,
 // say) the GPU then waits only until it sees the opening over the bus, not for a launch the host could make only
-// then (not measured yet). The mailbox (ksync/cuda/mailbox.hpp) carries values the
+// then. No ksync operation uses one: behind the native distributed product's halo exchange it made the product
+// slower on two ranks sharing an H100 (docs/multi-gpu.md). The mailbox (ksync/cuda/mailbox.hpp) carries values the
 // other way, from a stream to the host.
 //
 //   ksync::cuda::host_gate gate;

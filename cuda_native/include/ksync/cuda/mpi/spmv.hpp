@@ -21,13 +21,11 @@
 // `stream` (x is complete; the last product's boundary rows, which read x's ghosts, are done) and makes the halo
 // stream wait for it; packs the entries the other ranks need there; enqueues the interior rows on `stream`;
 // waits on the host for the pack alone; posts the receives and sends and waits for them while the interior rows
-// run. What follows the exchange comes next in `stream`'s order: where the halo was staged, the ghosts' copy into x
-// on the halo stream, which `stream` waits for (an event), then the boundary rows on `stream`. With a staged halo
-// (once a product with the same ghost destination has completed on the matrix, where a host gate can be used) that
-// work is enqueued before the messages are posted, behind a gate the host opens once they are in
-// (ksync/cuda/host_gate.hpp), so the GPU need not wait for a launch after MPI_Waitall; otherwise it is enqueued after
-// MPI_Waitall. It returns with the rows enqueued: y is complete in `stream`'s order. x's producer and any earlier
-// reader of its ghosts must be on `stream` or ordered before it.
+// run; where the halo was staged, copies the ghosts into x on the halo stream and makes `stream` wait for that
+// copy (an event); then enqueues the boundary rows on `stream`. It returns with those enqueued: y is complete in
+// `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or ordered before it.
+// Nothing of it waits behind a ksync::cuda::host_gate: enqueued before the messages, behind a gate the host opened
+// once they were in, the work after the exchange made the product slower (docs/multi-gpu.md, two ranks on an H100).
 //
 // Each row is summed in its storage order, as ksync::cuda::spmv's row_per_thread does, so every rank's rows
 // equal the one-rank product's bits. Arguments are checked collectively: a wrong argument on one rank makes
@@ -41,7 +39,6 @@
 #include <ksync/cuda/detail/distributed/rows.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
-#include <ksync/cuda/host_gate.hpp>
 #include <ksync/cuda/host_memory.hpp>
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/stream.hpp>
@@ -151,14 +148,6 @@ class distributed_csr {
   [[nodiscard]] const event& x_ready() const noexcept { return *x_ready_; }
   [[nodiscard]] const event& packed() const noexcept { return *packed_; }
   [[nodiscard]] const event& ghosts_in() const noexcept { return *ghosts_in_; }
-  // What the product holds the work after a staged exchange behind (a const product holds and opens it).
-  [[nodiscard]] host_gate& gate() const noexcept { return *gate_; }
-  // Whether a product leaving the ghosts at `destination` ran on this matrix before: its kernels are loaded, so
-  // they may go behind the gate (a kernel's first launch may synchronize the context under lazy loading).
-  [[nodiscard]] bool ran_before(ksync::mpi::detail::ghost_destination destination) const noexcept {
-    return (products_run_ & bit(destination)) != 0;
-  }
-  void note_run(ksync::mpi::detail::ghost_destination destination) const noexcept { products_run_ |= bit(destination); }
   // The serial of the NCCL communicator this rank's halo peers and global sums were last connected through (0:
   // none): ksync::cuda::mpi::cg's NCCL form connects them once, before anything in a solve can fail.
   [[nodiscard]] std::uint64_t nccl_connected() const noexcept { return nccl_connected_; }
@@ -168,10 +157,6 @@ class distributed_csr {
   static constexpr const char* where = "ksync::cuda::mpi::distributed_csr";
 
   distributed_csr() = default;
-
-  static constexpr unsigned bit(ksync::mpi::detail::ghost_destination destination) noexcept {
-    return 1U << static_cast<unsigned>(destination);
-  }
 
   // On the current device: the halo's buffers (a device one for a direct halo and the NCCL product, pinned ones
   // for a staged halo), its stream at the device's highest priority and the product's events.
@@ -189,7 +174,6 @@ class distributed_csr {
     x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
     packed_ = std::make_unique<event>(cudaEventDisableTiming);
     ghosts_in_ = std::make_unique<event>(cudaEventDisableTiming);
-    gate_ = std::make_unique<host_gate>();
   }
   template <class V>
   static device_buffer<V> copied(const std::vector<V>& host) {
@@ -230,9 +214,7 @@ class distributed_csr {
   std::unique_ptr<event> x_ready_;
   std::unique_ptr<event> packed_;
   std::unique_ptr<event> ghosts_in_;
-  std::unique_ptr<host_gate> gate_;
   mutable std::uint64_t nccl_connected_ = 0;  // a note kept by a const product, as the events are used
-  mutable unsigned products_run_ = 0;         // ran_before's bits, one a ghost destination
 };
 
 namespace detail {
@@ -276,43 +258,6 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
     pack_recorded = true;
   });
   unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });  // no ghost
-  const bool direct = a.halo() == halo_memory::direct;
-  const bool staged = !direct && !plan.ghosts.empty();
-  const bool read_where_they_arrive = staged && destination == ksync::mpi::detail::ghost_destination::where_they_arrive;
-  // What follows the exchange: the staged ghosts' copy into x (on the halo stream, then an event for `stream`),
-  // unless the boundary rows read them in pinned memory, where the next product's receives overwrite them only after
-  // its host wait for the pack, which follows these rows on `stream` (x_ready); then the boundary rows.
-  const auto enqueue_after_exchange = [&] {
-    if (staged && !read_where_they_arrive) {
-      unless_failed(failure, [&] {
-        KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, a.staged_ghosts(), plan.ghosts.size() * sizeof(T),
-                                         cudaMemcpyHostToDevice, halo));
-        a.ghosts_in().record(halo);
-        a.ghosts_in().make_wait(stream);  // the boundary rows read them next
-      });
-    }
-    unless_failed(failure, [&] {
-      if (read_where_they_arrive) {
-        multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x),
-                      static_cast<const T*>(a.staged_ghosts()), plan.owned, y);
-      } else {
-        multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
-      }
-    });
-  };
-  // A staged exchange touches only host memory, so what follows it is enqueued before it, behind the matrix's gate
-  // (ksync/cuda/host_gate.hpp), which the host opens once the ghosts are in: the GPU starts it as soon as it sees
-  // the opening, not a launch's latency after MPI_Waitall. The gate is on the stream that reads the ghosts first
-  // (the halo stream where they are copied into x). Not gated: a direct exchange (a GPU-aware MPI may synchronize on
-  // the device, which would wait for the held stream), and products until one with this destination has completed
-  // (its kernels' first launches). Opened on every way out, so no stream waits forever.
-  host_gate& gate = a.gate();
-  const host_gate::opening opens_on_exit(gate);
-  bool gated = false;
-  if (staged && a.ran_before(destination)) {
-    unless_failed(failure, [&] { gated = gate.hold(read_where_they_arrive ? stream : halo); });
-    if (gated) enqueue_after_exchange();
-  }
   // MPI reads the packed entries next, and writes the ghosts where the last product's ghost copy (on the halo
   // stream) and boundary rows (before x_ready) read them: the host waits for the pack's event alone, also where a
   // later step failed. Where this rank failed before the pack was recorded, nothing is waited for: it throws, and
@@ -324,12 +269,28 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
       if (!failure.failed()) failure.hold();
     }
   }
+  const bool direct = a.halo() == halo_memory::direct;
   T* const ghosts = direct ? x + plan.owned : a.staged_ghosts();
   auto requests = ksync::mpi::detail::post_halo(comm, plan, static_cast<const T*>(a.send_buffer()), ghosts, tag);
   KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  gate.open();
-  if (!gated) enqueue_after_exchange();
-  if (!failure.failed()) a.note_run(destination);  // every kernel this destination launches has been launched
+  if (!direct && !plan.ghosts.empty() && destination == ksync::mpi::detail::ghost_destination::where_they_arrive) {
+    // The boundary rows read the staged ghosts in pinned memory: no copy, no event. The next product's receives
+    // overwrite them only after its host wait for the pack, which follows these rows on `stream` (x_ready).
+    unless_failed(failure, [&] {
+      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x),
+                    static_cast<const T*>(a.staged_ghosts()), plan.owned, y);
+    });
+    return;
+  }
+  if (!direct && !plan.ghosts.empty()) {
+    unless_failed(failure, [&] {
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, a.staged_ghosts(), plan.ghosts.size() * sizeof(T),
+                                       cudaMemcpyHostToDevice, halo));
+      a.ghosts_in().record(halo);
+      a.ghosts_in().make_wait(stream);  // the boundary rows read them next
+    });
+  }
+  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
 }
 
 // The product with its halo through NCCL on the halo stream (ksync::cuda::mpi::cg's NCCL form): the same order of
