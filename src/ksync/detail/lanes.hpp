@@ -22,8 +22,8 @@ inline constexpr std::int64_t host_block = 256;
 
 // How the indices of a reduction whose terms also store (a fused CG step, say) are
 // dealt to its lanes (split_into_lanes). GPU backends: one index per lane up to 2^16 lanes,
-// then about four per lane, as many lanes as the device holds threads at most, lane l taking l, l + lanes,
-// ... (consecutive lanes, consecutive addresses); host backends: one contiguous chunk per lane
+// then about four per lane, as many lanes as one wave of the device runs at most (below), lane l taking l,
+// l + lanes, ... (consecutive lanes, consecutive addresses); host backends: one contiguous chunk per lane
 // (split_for_host). A lane reads the state and picks its buffers once, not once per index: the state's
 // eight fields are reloaded per index otherwise, since the stores to the vectors may alias them. Fewer
 // lanes than indices on small grids leave too few threads to hide the latencies; one index per lane on
@@ -105,11 +105,15 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
   } else {
     constexpr std::int64_t one_index_per_lane_up_to = std::int64_t{1} << 16;
     constexpr std::int64_t indices_per_lane = 4;
-    const std::int64_t concurrency = std::max<std::int64_t>(1, exec.concurrency());
+    // One wave: Kokkos runs a lane a thread, and the fused steps take 56-64 registers a thread, so half the
+    // threads a multiprocessor holds (four blocks of 256 on an H100 or H200) are resident at once. As many lanes
+    // as the device holds threads ran in two waves and slower: on an H100 the two steps took 43.0 us at m = 1024
+    // that way, 30.5 in one wave (docs/solvers.md, "Portable fused at m = 4096").
+    const std::int64_t one_wave = std::max<std::int64_t>(1, exec.concurrency() / 2);
     const std::int64_t lanes = n <= one_index_per_lane_up_to
                                    ? std::max<std::int64_t>(1, n)
                                    : std::clamp<std::int64_t>(n / indices_per_lane, one_index_per_lane_up_to,
-                                                              std::max(concurrency, one_index_per_lane_up_to));
+                                                              std::max(one_wave, one_index_per_lane_up_to));
     return {.n = n, .lanes = lanes, .chunk = 0};
   }
 }
