@@ -106,9 +106,10 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
     constexpr std::int64_t one_index_per_lane_up_to = std::int64_t{1} << 16;
     constexpr std::int64_t indices_per_lane = 4;
     // One wave: Kokkos runs a lane a thread, and the fused steps take 56-64 registers a thread, so half the
-    // threads a multiprocessor holds (four blocks of 256 on an H100 or H200) are resident at once. As many lanes
-    // as the device holds threads ran in two waves and slower: on an H100 the two steps took 43.0 us at m = 1024
-    // that way, 30.5 in one wave (docs/solvers.md, "Portable fused at m = 4096").
+    // threads a multiprocessor holds (2048 on an H100 or H200: four blocks of 256) are resident at once. As many
+    // lanes as the device holds threads ran in two waves and slower: on an H100 the two steps took 43.0 us at
+    // m = 1024 that way, 30.5 in one wave (docs/solvers.md, "Portable fused at m = 4096"; measured with
+    // Kokkos::LaunchBounds<256, 4>, which set here changed no timing at the old lanes, so none is set).
     const std::int64_t one_wave = std::max<std::int64_t>(1, exec.concurrency() / 2);
     const std::int64_t lanes = n <= one_index_per_lane_up_to
                                    ? std::max<std::int64_t>(1, n)
