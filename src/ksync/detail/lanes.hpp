@@ -109,7 +109,7 @@ lane_split split_into_lanes(const ExecutionSpace& exec, std::int64_t n) {
     // threads a multiprocessor holds (2048 on an H100 or H200: four blocks of 256) are resident at once. As many
     // lanes as the device holds threads ran in two waves and slower: on an H100 the two steps took 43.0 us at
     // m = 1024 that way, 30.5 in one wave (docs/solvers.md, "Portable fused at m = 4096"; measured with
-    // Kokkos::LaunchBounds<256, 4>, which set here changed no timing at the old lanes, so none is set).
+    // Kokkos::LaunchBounds<256, 4>, which alone changed no timing at the old lane count, so none is set here).
     const std::int64_t one_wave = std::max<std::int64_t>(1, exec.concurrency() / 2);
     const std::int64_t lanes = n <= one_index_per_lane_up_to
                                    ? std::max<std::int64_t>(1, n)
