@@ -64,7 +64,9 @@ double true_residual(const device_buffer<double>& b, const device_buffer<double>
   return std::sqrt(host[0] / host[1]);
 }
 
-void time_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurrence, int iterations) {
+void time_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurrence, int iterations,
+             ksync::cuda::cg_tuning tuning) {
+  if (ksync::bench::refuses_cg_form(state, form)) return;
   const std::int64_t m = state.range(0);
   const auto b = right_hand_side(m * m);
   device_buffer<double> x(static_cast<std::size_t>(m * m));
@@ -75,7 +77,7 @@ void time_cg(benchmark::State& state, cg_form form, ksync::cg_recurrence recurre
   options.recurrence = recurrence;
   const auto solve = [&] {
     KSYNC_CUDA_CHECK(cudaMemsetAsync(x.data(), 0, x.size() * sizeof(double), cudaStreamPerThread));
-    return solver.solve(cudaStreamPerThread, b.data(), x.data(), form, options);
+    return solver.solve(cudaStreamPerThread, b.data(), x.data(), form, options, tuning);
   };
   ksync::cg_result result = solve();  // warm-up, untimed: module loading, graph capture, workspaces
   for (auto _ : state) {
@@ -178,7 +180,17 @@ void ksync::bench::register_cg_benchmarks(bool smoke) {
       if (recurrence == ksync::cg_recurrence::pipelined && !ksync::runs_pipelined(form)) continue;
       for (const auto m : cg_grid_sizes(smoke))
         ksync::bench::add_timed(prefix + std::string(ksync::to_string(form)) + "/double", m, time_cg, form, recurrence,
-                                iterations);
+                                iterations, ksync::cuda::cg_tuning{});
+    }
+  }
+  // persistent_cluster's cluster size, set through elements_per_thread: the classic recurrence on clusters of
+  // 4, 8 and 16 blocks (m * m is a multiple of 256 * 16 at these sizes, so each row gets the blocks it names).
+  for (const int blocks : {4, 8, 16}) {
+    for (const std::int64_t m : smoke ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128, 256, 512}) {
+      const auto per_thread = static_cast<int>(m * m / (256 * blocks));
+      ksync::bench::add_timed("native/cg_cluster_blocks/" + std::to_string(blocks) + "/double", m, time_cg,
+                              cg_form::persistent_cluster, ksync::cg_recurrence::classic, iterations,
+                              ksync::cuda::cg_tuning{.elements_per_thread = per_thread});
     }
   }
   benchmark::RegisterBenchmark("native/cg_floor/copy/double", time_copy_rate)->UseManualTime();

@@ -80,6 +80,7 @@ double true_residual(const problem& p) {
 
 void time_ksync(benchmark::State& state, const ksync::bench::csr_case& matrix, ksync::bench::cg_csr_variant variant,
                 cg_form form, int iterations) {
+  if (ksync::bench::refuses_cg_form(state, form)) return;
   const auto& host = matrix.load(state.range(0));
   problem p(host);
   ksync::cuda::cg_solver<double> solver(p.a);

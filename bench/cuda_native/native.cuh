@@ -4,6 +4,8 @@
 
 #include "../common.hpp"
 
+#include <ksync/cg_types.hpp>
+#include <ksync/cuda/device/cluster_support.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>
@@ -18,6 +20,15 @@ namespace ksync::bench {
 
 // Internal linkage: each suite's translation unit gets its own copy of the fill kernel and the helpers.
 namespace {
+
+// Whether this device refuses a CG form (persistent_cluster where clusters cannot run): then the row is marked
+// refused with the reason, not run.
+inline bool refuses_cg_form(benchmark::State& state, ksync::cg_form form) {
+  if (form != ksync::cg_form::persistent_cluster) return false;
+  const auto support = ksync::cuda::query_cluster_support(ksync::cuda::stream_device(cudaStreamPerThread));
+  if (!support.available) refused(state, support.reason);
+  return !support.available;
+}
 
 // x[i] = pattern_value(i) (checks.hpp).
 template <class T>

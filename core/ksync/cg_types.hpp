@@ -32,7 +32,9 @@ namespace ksync {
 //   kokkos_graph             the fused iteration, check_every of them per Kokkos::Graph submission (portable);
 //   cuda_graph               the same as a CUDA graph (native);
 //   persistent_grid_sync     the whole solve in one cooperative kernel, grid.sync() between steps (native);
-//   persistent_spin_barrier  the same with ksync's acquire/release spin barrier (native).
+//   persistent_spin_barrier  the same with ksync's acquire/release spin barrier (native);
+//   persistent_cluster       the same on one thread-block cluster of at most 16 blocks, cluster.sync() between
+//                            steps (native, sm_90): for small systems, where the barriers decide an iteration.
 // Native forms are reachable from ksync::cg on Kokkos::Cuda through the bridge.
 enum class cg_form {
   host_scalars,
@@ -42,6 +44,7 @@ enum class cg_form {
   cuda_graph,
   persistent_grid_sync,
   persistent_spin_barrier,
+  persistent_cluster,
 };
 
 // What cg_form's rows say of a form besides its name and half.
@@ -73,6 +76,7 @@ inline constexpr strategy_row<cg_form, cg_form_columns> cg_form_rows[] = {
     {cg_form::cuda_graph,              "cuda_graph",              strategy_half::native,   {true, false, true}},
     {cg_form::persistent_grid_sync,    "persistent_grid_sync",    strategy_half::native,   {true, true, false}},
     {cg_form::persistent_spin_barrier, "persistent_spin_barrier", strategy_half::native,   {true, true, false}},
+    {cg_form::persistent_cluster,      "persistent_cluster",      strategy_half::native,   {true, true, false}},
 };
 // NOLINTEND(modernize-use-designated-initializers)
 // clang-format on

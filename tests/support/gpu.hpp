@@ -6,6 +6,7 @@
 // there is never reported as absent (ksync::cuda::judge_gpu_presence).
 #pragma once
 
+#include <ksync/cg_types.hpp>
 #include <ksync/cuda/device/cluster_support.hpp>
 #include <ksync/cuda/runtime.hpp>
 #include <ksync/types.hpp>
@@ -66,6 +67,10 @@ inline const ksync::cuda::cluster_support& cluster_support_here() {
 // True for a strategy this device and build refuse (only cluster, where clusters cannot run).
 inline bool refused_here(ksync::reduce_strategy strategy) {
   return strategy == ksync::reduce_strategy::cluster && !cluster_support_here().available;
+}
+// ... and for a CG form (only persistent_cluster, where clusters cannot run).
+inline bool refused_here(ksync::cg_form form) {
+  return form == ksync::cg_form::persistent_cluster && !cluster_support_here().available;
 }
 
 }  // namespace ksync::test

@@ -3,8 +3,13 @@
 // implementations of an operation the default execution space reaches, and what Kokkos Tools see.
 #pragma once
 
+#include <ksync/cg_types.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/types.hpp>
+
+#if KSYNC_NATIVE_BRIDGE
+#include "gpu.hpp"
+#endif
 
 #include <Kokkos_Core.hpp>
 
@@ -14,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ksync::test {
@@ -36,13 +42,25 @@ std::vector<typename View::non_const_value_type> to_host(const View& device) {
   return host;
 }
 
+// A choice this device refuses through the bridge: a CG form that needs clusters where they cannot run
+// (support/gpu.hpp); no other choice of these enums depends on the device.
+template <class Exec, class Choice>
+bool refused_through_the_bridge([[maybe_unused]] Choice choice) {
+#if KSYNC_NATIVE_BRIDGE
+  if constexpr (ksync::has_native_bridge<Exec> && std::is_same_v<Choice, ksync::cg_form>) return refused_here(choice);
+#endif
+  return false;
+}
+
 // Every value of a choice enum (all_segment_forms, ...) that runs on `Exec` here: the portable ones, and the
-// native ones where the bridge exists (elsewhere they are refused, which each suite tests on its own).
+// native ones where the bridge exists (elsewhere they are refused, which each suite tests on its own) and the
+// device runs them (CgClusterRefusalGpu tests that refusal).
 template <class Exec, class Choice, std::size_t N>
 std::vector<Choice> reachable(const std::array<Choice, N>& all) {
   std::vector<Choice> here;
   for (const auto choice : all)
-    if (!ksync::is_native(choice) || ksync::has_native_bridge<Exec>) here.push_back(choice);
+    if ((!ksync::is_native(choice) || ksync::has_native_bridge<Exec>) && !refused_through_the_bridge<Exec>(choice))
+      here.push_back(choice);
   return here;
 }
 

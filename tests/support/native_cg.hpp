@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cg_case.hpp"
+#include "gpu.hpp"
 
 #include <ksync/cg_types.hpp>
 #include <ksync/csr.hpp>
@@ -62,12 +63,18 @@ void expect_csr_solves(const host_csr_matrix<T, Index, Offset>& host, ksync::cg_
 }
 
 // ksync::cuda's forms whose row `keep` selects (ksync::runs_in_one_launch, ksync::replays_a_graph, ...), in
-// the enum's order: what a test of a property loops over, so that a new form with it is tested too.
+// the enum's order, less those this device refuses (support/gpu.hpp, refused_here: persistent_cluster where
+// clusters cannot run; CgClusterRefusalGpu checks that refusal): what a test of a property loops over, so
+// that a new form with it is tested too.
 inline std::vector<ksync::cg_form> native_forms_where(bool (*keep)(ksync::cg_form)) {
   std::vector<ksync::cg_form> forms;
   for (const auto form : ksync::implementations_of_half<ksync::cg_form>(ksync::strategy_half::native))
-    if (keep(form)) forms.push_back(form);
+    if (keep(form) && !refused_here(form)) forms.push_back(form);
   return forms;
+}
+// Every form of ksync::cuda this device runs.
+inline std::vector<ksync::cg_form> native_forms_here() {
+  return native_forms_where([](ksync::cg_form) { return true; });
 }
 
 // Runs solve(tuning) on the grid shapes that change how the persistent kernels share out the work: one

@@ -20,7 +20,7 @@ KNOWN = {
     # CG forms of both halves
     "host_scalars": ("#17becf", "o"), "device_scalars": ("#e377c2", "s"), "fused": ("#393b79", "^"),
     "kokkos_graph": ("#e7ba52", "D"), "cuda_graph": ("#ad494a", "D"), "persistent_grid_sync": ("#637939", "v"),
-    "persistent_spin_barrier": ("#7b4173", "P"),
+    "persistent_spin_barrier": ("#7b4173", "P"), "persistent_cluster": ("#e6550d", "X"),
     # index strategies (index functors) and the reduce strategies they reach (reduce-<strategy>)
     "kokkos": ("#8c564b", "<"), "batched": ("#e6ab02", ">"), "thread_per_index": ("#1b9e77", "p"),
     "block_batched": ("#d95f02", "h"), "grid_stride": ("#7570b3", "X"), "reduce-kokkos": ("#8c564b", "d"),

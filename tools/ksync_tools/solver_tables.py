@@ -9,7 +9,7 @@ from ksync_tools.tables import markdown_table
 
 PORTABLE_FORMS = ["host_scalars", "device_scalars", "fused", "kokkos_graph"]
 NATIVE_FORMS = ["host_scalars", "device_scalars", "fused", "cuda_graph", "persistent_grid_sync",
-                "persistent_spin_barrier"]
+                "persistent_spin_barrier", "persistent_cluster"]
 BASELINE = "portable/cg/kokkos_host_scalars/double"
 ROUND_TRIPS = [("ksync::cuda::reduce (mailbox)", "native/round_trip/ksync_mailbox/float"),
                ("ksync::reduce on Kokkos::Cuda", "portable/round_trip/ksync/float"),

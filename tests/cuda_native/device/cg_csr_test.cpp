@@ -25,8 +25,6 @@ namespace {
 using ksync::cg_form;
 using ksync::test::sparse_family;
 
-const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
-
 using ksync::test::device_matrix;
 using ksync::test::expect_csr_solves;
 
@@ -34,14 +32,14 @@ KSYNC_TYPED_GPU_SUITE(CsrCgGpu, ksync::test::floating_types);
 
 TYPED_TEST(CsrCgGpu, EveryNativeFormSolvesEveryFamily) {
   ksync::test::for_each_family_case<TypeParam>(
-      native_forms, ksync::test::solver_test_sizes,
+      ksync::test::native_forms_here(), ksync::test::solver_test_sizes,
       [](const auto& host, cg_form form, int /*m*/) { expect_csr_solves(host, form); });
 }
 
 // Jacobi PCG against the host PCG; the persistent forms on two grid shapes too.
 TYPED_TEST(CsrCgGpu, JacobiPreconditionedSolvesEveryFamily) {
   using T = TypeParam;
-  ksync::test::for_each_family_case<T>(native_forms, ksync::test::preconditioned_test_sizes,
+  ksync::test::for_each_family_case<T>(ksync::test::native_forms_here(), ksync::test::preconditioned_test_sizes,
                                        [](const auto& host, cg_form form, int /*m*/) {
                                          expect_csr_solves(host, form, ksync::cg_preconditioner::jacobi);
                                        });
@@ -62,7 +60,7 @@ TEST(CsrCgGpu, JacobiRefusesAZeroDiagonal) {
   const ksync::cuda::device_buffer<double> b(ksync::test::sparse_right_hand_side<double>(16, 9u));
   ksync::cg_options options;
   options.preconditioner = ksync::cg_preconditioner::jacobi;
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     ksync::cuda::device_buffer<double> x(guess);
     EXPECT_TRUE(ksync::test::refuses(
@@ -76,7 +74,7 @@ TEST(CsrCgGpu, JacobiRefusesAZeroDiagonal) {
 TYPED_TEST(CsrCgGpu, EveryIndexPairSolves) {
   using T = TypeParam;
   const int m = 9;
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     expect_csr_solves(ksync::test::generate<T, std::int32_t, std::int64_t>(sparse_family::variable_2d, m), form);
     expect_csr_solves(ksync::test::generate<T, std::int64_t, std::int64_t>(sparse_family::variable_2d, m), form);

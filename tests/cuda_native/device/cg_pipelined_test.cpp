@@ -33,7 +33,7 @@ using ksync::cg_recurrence;
 using ksync::test::sparse_family;
 
 std::vector<cg_form> native_pipelined_forms() {
-  return ksync::test::pipelined_among(ksync::ids_of_half<cg_form>(ksync::strategy_half::native));
+  return ksync::test::pipelined_among(ksync::test::native_forms_here());
 }
 
 using ksync::test::device_matrix;
@@ -90,7 +90,7 @@ TEST(CgTrueResidualGpu, ARecurrenceBelowTheTrueResidualIsCaught) {
   const device_matrix<double, std::int32_t, std::int32_t> matrix(host);
   const auto b_host = ksync::test::sparse_right_hand_side<double>(host.rows, 2u);
   const ksync::cuda::device_buffer<double> b(b_host);
-  for (const auto form : ksync::ids_of_half<cg_form>(ksync::strategy_half::native)) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     auto options = ksync::test::cg_options_with(1e-17, full ? 3000 : 200, 16, true);
     options.check_true_residual = true;

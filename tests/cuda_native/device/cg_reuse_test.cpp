@@ -8,6 +8,7 @@
 #include "../../support/errors.hpp"
 #include "../../support/faults.hpp"
 #include "../../support/gpu.hpp"
+#include "../../support/native_cg.hpp"
 
 #include <ksync/cuda/allocation.hpp>
 #include <ksync/cuda/device/cg.hpp>
@@ -32,8 +33,6 @@ namespace {
 
 using ksync::cg_form;
 using buffer = ksync::cuda::device_buffer<double>;
-
-const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
 
 constexpr int m = 32;  // small enough for the compute-sanitizer runs (cg_grid_enabled)
 constexpr std::size_t n = std::size_t{m} * m;
@@ -87,7 +86,7 @@ void expect_same(const outcome& got, const outcome& want, bool bit_for_bit = fal
 
 // For each form: one solver solves `first`, then `second`, which must agree with a fresh solver's answer.
 void expect_second_as_fresh(const solve_inputs& first, const solve_inputs& second, bool bit_for_bit = false) {
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     ksync::cuda::cg_solver<double> solver(m);
     (void)solve_with(solver, first, form);
@@ -153,7 +152,7 @@ TEST(CgReuseGpu, TheThreadsKeptSolverIsRemadeForAnotherExtent) {
   const problem p;
   const buffer small_b(ksync::test::cg_right_hand_side<double>(smaller, 43u));
   buffer small_x(unknowns);
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     (void)ksync::cuda::cg(cudaStreamPerThread, m, p.b.data(), p.x.data(), form, usual);
     KSYNC_CUDA_CHECK(cudaMemset(small_x.data(), 0, unknowns * sizeof(double)));
@@ -200,7 +199,7 @@ TEST(CgReuseGpu, SolvesOnTwoStreamsInTurnAgreeWithSolvingAlone) {
     EXPECT_LE(ksync::test::true_relative_residual(large, b.to_host(), solution), 1e-8) << "the solve alone";
     return solution;
   };
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     const auto first_alone = solve_alone(b1, x1, form);
     const auto second_alone = solve_alone(b2, x2, form);
@@ -246,7 +245,7 @@ TEST(CgReuseGpu, NotFiniteOverlappingOrHostInputIsRefusedAndXIsLeftAsItWas) {
     KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
     return x.to_host();
   };
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     for (const double bad : {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()}) {
       auto bad_b = b_host;
@@ -331,7 +330,7 @@ TEST(CgReuseGpu, AFailedCudaCallMidSolveLeaksNothingAndTheSolverSolvesAgain) {
   const problem p;
   solve_inputs in = p.base();
   in.options = cg_options_with(1e-10, 20, 8, true);
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string("form ") + std::string(ksync::to_string(form)));
     ksync::cuda::cg_solver<double> fresh(m);
     const outcome reference = solve_with(fresh, in, form);

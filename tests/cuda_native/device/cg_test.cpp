@@ -22,8 +22,6 @@ namespace {
 
 using ksync::cg_form;
 
-const std::vector<cg_form> native_forms = ksync::ids_of_half<cg_form>(ksync::strategy_half::native);
-
 KSYNC_TYPED_GPU_SUITE(CgGpu, ksync::test::floating_types);
 
 template <class T>
@@ -41,7 +39,7 @@ TYPED_TEST(CgGpu, EveryNativeFormMatchesTheHostReference) {
   for (const int m : ksync::test::cg_grid_sizes) {
     if (!ksync::test::cg_grid_enabled(m)) continue;
     const std::vector<T> zero(static_cast<std::size_t>(m) * m, T(0));
-    for (const auto form : native_forms)
+    for (const auto form : ksync::test::native_forms_here())
       expect_matches_reference<T>(m, form, zero, {});
   }
 }
@@ -68,12 +66,44 @@ TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
     expect_matches_reference<T>(m, form, guess, {.elements_per_thread = 1, .blocks_per_multiprocessor = 6});
 }
 
+// persistent_cluster's grid is one cluster of the largest power of two of blocks within the grid the other
+// persistent forms take (elements_per_thread): 10,000 unknowns give 1, 2, 4, 8 and 16 blocks (40 at one
+// element a thread, capped at 16); 1,600 under the sanitizers: 1, 1, 1, 2 and 4 blocks.
+TYPED_TEST(CgGpu, ThePersistentClusterFormSolvesOnEveryClusterSize) {
+  using T = TypeParam;
+  KSYNC_REQUIRE_CLUSTERS();
+  const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
+  const auto guess = ksync::test::cg_right_hand_side<T>(m, 13u);
+  for (const int per_thread : {40, 20, 10, 5, 1}) {
+    SCOPED_TRACE("elements_per_thread = " + std::to_string(per_thread));
+    expect_matches_reference<T>(m, cg_form::persistent_cluster, guess, {.elements_per_thread = per_thread});
+  }
+}
+
+// Where clusters cannot run (a device older than sm_90, or a build without sm_90 code), persistent_cluster is
+// refused before any work, naming the device and what it lacks, and x is left as it was.
+TEST(CgClusterRefusalGpu, ThePersistentClusterFormIsRefusedWhereClustersCannotRun) {
+  KSYNC_REQUIRE_GPU();
+  const auto& support = ksync::test::cluster_support_here();
+  if (support.available) GTEST_SKIP() << "ksync-skip: clusters run here; CgGpu solves with persistent_cluster";
+  const int m = 4;
+  const auto guess = ksync::test::cg_right_hand_side<double>(m, 8u);
+  const ksync::cuda::device_buffer<double> b(ksync::test::cg_right_hand_side<double>(m, 9u));
+  ksync::cuda::device_buffer<double> x(guess);
+  EXPECT_EQ(ksync::test::invalid_argument_message([&] {
+              (void)ksync::cuda::cg(cudaStreamPerThread, m, b.data(), x.data(), cg_form::persistent_cluster);
+            }),
+            "ksync::cuda::cg: " + support.reason);
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  EXPECT_EQ(x.to_host(), guess);
+}
+
 TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
   using T = TypeParam;
   const int m = 40;
   ksync::cuda::cg_solver<T> solver(m);
   const ksync::cuda::device_buffer<T> b(ksync::test::cg_right_hand_side<T>(m, 3u));
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     ksync::cuda::device_buffer<T> x(static_cast<std::size_t>(m) * m);
     KSYNC_CUDA_CHECK(cudaMemset(x.data(), 0, x.size() * sizeof(T)));
@@ -92,7 +122,7 @@ TYPED_TEST(CgGpu, StopsAtMaxIterationsAndKeepsItsBuffers) {
 TYPED_TEST(CgGpu, ZeroRightHandSideGivesZeroAtOnce) {
   using T = TypeParam;
   const int m = 9;
-  for (const auto form : native_forms) {
+  for (const auto form : ksync::test::native_forms_here()) {
     SCOPED_TRACE(std::string(ksync::to_string(form)));
     ksync::cuda::device_buffer<T> b(static_cast<std::size_t>(m) * m);
     KSYNC_CUDA_CHECK(cudaMemset(b.data(), 0, b.size() * sizeof(T)));

@@ -7,6 +7,10 @@
 //                    constructor sets); the constructor refuses with std::invalid_argument a device without
 //                    clusters, a kernel compiled without sm_90 code (cluster_support.hpp), another size, or a
 //                    size the device does not accept for this kernel and block size.
+//   largest_cluster_size  the largest of cluster_sizes, at most `at_most`, that the device takes for a kernel
+//                    and block size (cudaOccupancyMaxPotentialClusterSize), for cluster_launch
+//   cluster_sync_barrier  cluster.sync() as a Barrier of grid/barrier.cuh, for a kernel whose grid is one
+//                    cluster (ksync::cuda::cg's persistent_cluster form)
 //   cluster_rotate   a building block: each block publishes a value in its shared memory and reads that of
 //                    the block `shift` ranks further on in its cluster.
 // Device code that uses clusters compiles for every architecture: below sm_90 it is a trap that no launch
@@ -97,6 +101,49 @@ class cluster_launch {
   int max_active_clusters_ = 0;
   cudaLaunchAttribute attribute_{};
   cudaLaunchConfig_t config_{};
+};
+
+// The largest of cluster_sizes no larger than `at_most` (at least 1) that `device` takes for `kernel` in blocks
+// of block_size threads with dynamic_shared_bytes each. Throws std::invalid_argument as cluster_launch does for
+// a device or kernel without clusters, and when not even one-block clusters fit.
+template <class... Parameters>
+[[nodiscard]] int largest_cluster_size(const char* where, void (*kernel)(Parameters...), int block_size,
+                                       std::size_t dynamic_shared_bytes, int device, int at_most) {
+  detail::check_argument(at_most >= 1, where, "at_most = ", at_most, " must be at least 1");
+  detail::require_cluster_code(where, reinterpret_cast<const void*>(kernel), device);
+  const device_guard on_device(device);
+  // Without the attribute the device offers only the portable sizes (up to 8); a refusal leaves those.
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+    (void)cudaGetLastError();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned int>(cluster_sizes.back()));
+  config.blockDim = dim3(static_cast<unsigned int>(block_size));
+  config.dynamicSmemBytes = dynamic_shared_bytes;
+  int potential = 0;
+  const cudaError_t asked = cudaOccupancyMaxPotentialClusterSize(&potential, kernel, &config);
+  if (asked != cudaSuccess) (void)cudaGetLastError();
+  detail::check_argument(asked == cudaSuccess && potential >= 1, where, "no cluster of blocks of ", block_size,
+                         " threads and ", dynamic_shared_bytes, " bytes of dynamic shared memory fits on device ",
+                         device, " (", cudaGetErrorName(asked), ")");
+  int largest = cluster_sizes.front();
+  for (const int size : cluster_sizes)
+    if (size <= at_most && size <= potential) largest = size;
+  return largest;
+}
+
+// cluster.sync() as a barrier argument of a kernel template (grid/barrier.cuh's shape) whose grid is one
+// cluster: every block of the grid arrives. A hardware barrier with release and acquire at cluster scope, so
+// the blocks' global-memory writes before it are seen by every block of the cluster after it. The call sites
+// name their participation and data bounds and what each barrier publishes.
+struct cluster_sync_barrier {
+  __device__ bool arrive_and_wait() const {
+#if !KSYNC_CLUSTER_CODE
+    __trap();  // not reached: cluster_launch refuses kernels without sm_90 code
+#else
+    cooperative_groups::this_cluster().sync();
+#endif
+    return true;
+  }
 };
 
 // Every thread of every block of the cluster calls. Block r publishes `mine` (in its shared memory `slot`)

@@ -10,6 +10,7 @@
 #include <ksync/cuda/detail/cg/device_scalars.cuh>
 #include <ksync/cuda/detail/cg/fused.cuh>
 #include <ksync/cuda/detail/cg/host_scalars.cuh>
+#include <ksync/cuda/detail/cg/persistent_cluster.cuh>
 #include <ksync/cuda/detail/cg/persistent_grid_sync.cuh>
 #include <ksync/cuda/detail/cg/persistent_spin_barrier.cuh>
 #include <ksync/detail/strategy_table.hpp>
@@ -19,6 +20,6 @@ namespace ksync::cuda::detail {
 using native_cg_forms =
     ksync::detail::strategy_table<strategy_half::native, cg_forms::host_scalars, cg_forms::device_scalars,
                                   cg_forms::fused, cg_forms::cuda_graph, cg_forms::persistent_grid_sync,
-                                  cg_forms::persistent_spin_barrier>;
+                                  cg_forms::persistent_spin_barrier, cg_forms::persistent_cluster>;
 
 }  // namespace ksync::cuda::detail

@@ -4,7 +4,7 @@
 // grid every block of which is resident at once, two grid barriers per iteration (one with the pipelined
 // recurrence: pipelined_kernels.cuh), and every block forming the scalars itself from the partial sums (no
 // broadcast). The forms differ only in the barrier:
-// persistent_grid_sync.cuh and persistent_spin_barrier.cuh.
+// persistent_grid_sync.cuh, persistent_spin_barrier.cuh and persistent_cluster.cuh (whose grid is one cluster).
 #pragma once
 
 #include <ksync/cuda/detail/cg/context.cuh>
