@@ -183,15 +183,13 @@ void ksync::bench::register_cg_benchmarks(bool smoke) {
                                 iterations, ksync::cuda::cg_tuning{});
     }
   }
-  // persistent_cluster's cluster size, set through elements_per_thread: the classic recurrence on clusters of
-  // 4, 8 and 16 blocks (m * m is a multiple of 256 * 16 at these sizes, so each row gets the blocks it names).
+  // persistent_cluster on clusters of 4, 8 and 16 blocks (tuning.cluster_blocks; its own rows take the largest
+  // the device takes), the classic recurrence.
   for (const int blocks : {4, 8, 16}) {
-    for (const std::int64_t m : smoke ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128, 256, 512}) {
-      const auto per_thread = static_cast<int>(m * m / (256 * blocks));
+    for (const std::int64_t m : smoke ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128, 256, 512})
       ksync::bench::add_timed("native/cg_cluster_blocks/" + std::to_string(blocks) + "/double", m, time_cg,
                               cg_form::persistent_cluster, ksync::cg_recurrence::classic, iterations,
-                              ksync::cuda::cg_tuning{.elements_per_thread = per_thread});
-    }
+                              ksync::cuda::cg_tuning{.cluster_blocks = blocks});
   }
   benchmark::RegisterBenchmark("native/cg_floor/copy/double", time_copy_rate)->UseManualTime();
   for (const auto m : cg_grid_sizes(smoke))

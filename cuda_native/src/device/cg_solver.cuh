@@ -144,6 +144,8 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
                  " must be at least 1");
   check_argument(tuning.blocks_per_multiprocessor >= 0, where,
                  "tuning.blocks_per_multiprocessor = ", tuning.blocks_per_multiprocessor, " is negative");
+  if (tuning.cluster_blocks != 0)
+    detail::check_one_of(where, "tuning.cluster_blocks", tuning.cluster_blocks, cluster_sizes);
   const int device = stream_device(stream);
   check_argument(device == buffers_->device, where, "the stream belongs to device ", device,
                  " but the solver's buffers to device ", buffers_->device);

@@ -15,6 +15,7 @@
 
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,17 +67,23 @@ TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
     expect_matches_reference<T>(m, form, guess, {.elements_per_thread = 1, .blocks_per_multiprocessor = 6});
 }
 
-// persistent_cluster's grid is one cluster of the largest power of two of blocks within the grid the other
-// persistent forms take (elements_per_thread): 10,000 unknowns give 1, 2, 4, 8 and 16 blocks (40 at one
-// element a thread, capped at 16); 1,600 under the sanitizers: 1, 1, 1, 2 and 4 blocks.
+// persistent_cluster on every cluster size (tuning.cluster_blocks) and on the one it picks (0), which
+// elements_per_thread does not change.
 TYPED_TEST(CgGpu, ThePersistentClusterFormSolvesOnEveryClusterSize) {
   using T = TypeParam;
   KSYNC_REQUIRE_CLUSTERS();
   const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
   const auto guess = ksync::test::cg_right_hand_side<T>(m, 13u);
-  for (const int per_thread : {40, 20, 10, 5, 1}) {
-    SCOPED_TRACE("elements_per_thread = " + std::to_string(per_thread));
-    expect_matches_reference<T>(m, cg_form::persistent_cluster, guess, {.elements_per_thread = per_thread});
+  for (const int blocks : {0, 1, 2, 4, 8, 16}) {
+    SCOPED_TRACE("cluster_blocks = " + std::to_string(blocks));
+    try {
+      expect_matches_reference<T>(m, cg_form::persistent_cluster, guess,
+                                  {.elements_per_thread = blocks == 0 ? 64 : 4, .cluster_blocks = blocks});
+    } catch (const std::invalid_argument& error) {
+      // Only the non-portable size may be refused, and then with a message that names it.
+      EXPECT_EQ(blocks, 16) << error.what();
+      EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
+    }
   }
 }
 
@@ -174,6 +181,10 @@ TEST(CgGpuArguments, BadInputIsRefusedBeforeAnyWork) {
   }
   EXPECT_EQ(message([&] { (void)solver.solve(s, b.data(), x.data(), cg_form::fused, {}, {.elements_per_thread = 0}); }),
             "ksync::cuda::cg: tuning.elements_per_thread = 0 must be at least 1");
+  EXPECT_EQ(message([&] {
+              (void)solver.solve(s, b.data(), x.data(), cg_form::persistent_cluster, {}, {.cluster_blocks = 3});
+            }),
+            "ksync::cuda::cg: tuning.cluster_blocks = 3 is not one of 1, 2, 4, 8, 16");
   // A grid that cannot be resident at once: refused before the launch, naming what fits.
   for (const auto form : ksync::test::native_forms_where(ksync::runs_in_one_launch<cg_form>)) {
     EXPECT_NE(message([&] {

@@ -2,10 +2,11 @@
 //
 // ksync::cuda::cg — conjugate gradients on the 2-D Poisson operator (ksync/stencil.hpp: 5 points, zero
 // boundary, m x m unknowns in row-major order) or on a square ksync::cuda::csr_matrix (ksync/cuda/csr_matrix.hpp),
-// hand-written in CUDA, in every native form of ksync::cg_form
-// (ksync/cg_types.hpp): host_scalars, device_scalars, fused, cuda_graph, persistent_grid_sync,
-// persistent_spin_barrier. The portable twin is ksync::cg (src/ksync/cg.hpp), which reaches these forms on
-// Kokkos::Cuda. docs/solvers.md measures each form and says where its time goes.
+// hand-written in CUDA, in every native form of ksync::cg_form (ksync/cg_types.hpp): host_scalars,
+// device_scalars, fused, cuda_graph, persistent_grid_sync, persistent_spin_barrier, persistent_cluster (sm_90:
+// persistent_grid_sync on one thread-block cluster, for small systems). The portable twin is ksync::cg
+// (src/ksync/cg.hpp), which reaches these forms on Kokkos::Cuda. docs/solvers.md measures each form and says
+// where its time goes.
 //
 //   auto result = cg(stream, m, b, x, form[, options, tuning])   blocking: returns once CG stopped
 //   auto result = cg(stream, a, b, x, form[, options, tuning])   the same on the CSR matrix a
@@ -42,6 +43,9 @@ struct cg_tuning {
   int elements_per_thread = 4;        // the fewest unknowns one thread handles before another block is added
   int blocks_per_multiprocessor = 0;  // persistent forms: at most this many blocks per multiprocessor (0: all that fit)
   std::uint64_t barrier_timeout_ns = 2'000'000'000;  // persistent_spin_barrier: give up (and throw) after 2 s
+  // persistent_cluster: the blocks of its one cluster, 1, 2, 4, 8 or 16 (16 where the device takes the
+  // non-portable size); 0: the largest the device takes, at most one block per 256 unknowns.
+  int cluster_blocks = 0;
 };
 
 namespace detail {
@@ -75,7 +79,8 @@ class cg_solver {
   // Solves A x = b on `stream`. Throws std::invalid_argument before any work for null b or x, b and x that
   // overlap or are not device memory of the solver's device (managed memory is taken), bad options
   // (tolerance <= 0 or not finite, max_iterations < 1, check_every < 1), a form this half does not run
-  // (kokkos_graph), tuning out of range, or a persistent grid that cannot be co-resident; and at the start,
+  // (kokkos_graph), tuning out of range, a persistent grid that cannot be co-resident, or persistent_cluster
+  // where clusters cannot run (a device or build without sm_90) or the cluster size is refused; and at the start,
   // x left as it was, for NaN or Inf in b or in the initial x (cg_refusal, ksync/cg_types.hpp). cuda_error
   // when a CUDA call fails or a spin barrier times out; allocation_error when a history buffer cannot be
   // had. A solve returns while batches past the converged one may still be queued on its stream: the next
