@@ -11,11 +11,11 @@
 // x holds the initial guess on entry and the solution on return, in exec's order (read it on exec, or after
 // fencing it). The result (iterations, relative residual, history) is a host value. Forms (ksync::cg_form,
 // ksync/cg_types.hpp): host_scalars, device_scalars, fused and kokkos_graph are Kokkos code and run on every
-// backend; cuda_graph, persistent_grid_sync and persistent_spin_barrier run ksync::cuda's kernels on
-// exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the built-in operator or a
-// ksync::csr_matrix, and contiguous Views; elsewhere they throw std::invalid_argument. Where the host looks at the
-// state (blocking dots of host_scalars, the checks of the other forms) it does so through mapped pinned memory on
-// Kokkos::Cuda (ksync/cuda/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
+// backend; cuda_graph, persistent_grid_sync, persistent_spin_barrier and persistent_cluster (sm_90) run
+// ksync::cuda's kernels on exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, the
+// built-in operator or a ksync::csr_matrix, and contiguous Views; elsewhere they throw std::invalid_argument. Where the
+// host looks at the state (blocking dots of host_scalars, the checks of the other forms) it does so through mapped
+// pinned memory on Kokkos::Cuda (ksync/cuda/mailbox.hpp) and through a deep copy and a fence of `exec` elsewhere.
 //
 // Operators. The built-in ksync::poisson_2d{m} (the 5-point Laplacian on m x m unknowns, ksync/stencil.hpp),
 // a square ksync::csr_matrix (ksync/csr_matrix.hpp; every form, the native ones too), or your own, in one of
