@@ -36,7 +36,8 @@ TYPED_TEST(CsrCgGpu, EveryNativeFormSolvesEveryFamily) {
       [](const auto& host, cg_form form, int /*m*/) { expect_csr_solves(host, form); });
 }
 
-// Jacobi PCG against the host PCG; the persistent forms on two grid shapes too.
+// Jacobi PCG against the host PCG; the persistent forms on two grid shapes too (persistent_cluster's grid,
+// one cluster, does not change with them).
 TYPED_TEST(CsrCgGpu, JacobiPreconditionedSolvesEveryFamily) {
   using T = TypeParam;
   ksync::test::for_each_family_case<T>(ksync::test::native_forms_here(), ksync::test::preconditioned_test_sizes,

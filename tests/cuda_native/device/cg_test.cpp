@@ -67,8 +67,9 @@ TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
     expect_matches_reference<T>(m, form, guess, {.elements_per_thread = 1, .blocks_per_multiprocessor = 6});
 }
 
-// persistent_cluster on every cluster size (tuning.cluster_blocks) and on the one it picks (0), which
-// elements_per_thread does not change.
+// persistent_cluster on every cluster size (tuning.cluster_blocks) and on the one it picks (0; solved with an
+// elements_per_thread far from the default, which must not size the cluster: the size itself is not visible
+// here, the solve's agreement with the host is).
 TYPED_TEST(CgGpu, ThePersistentClusterFormSolvesOnEveryClusterSize) {
   using T = TypeParam;
   KSYNC_REQUIRE_CLUSTERS();

@@ -40,8 +40,10 @@
 namespace ksync::cuda {
 
 struct cg_tuning {
-  int elements_per_thread = 4;        // the fewest unknowns one thread handles before another block is added
-  int blocks_per_multiprocessor = 0;  // persistent forms: at most this many blocks per multiprocessor (0: all that fit)
+  int elements_per_thread = 4;  // the fewest unknowns one thread handles before another block is added
+  // persistent forms: at most this many blocks per multiprocessor (0: all that fit); persistent_cluster, whose
+  // grid is one cluster: refused where that many cannot be resident, and picks the kernel's build as for the others
+  int blocks_per_multiprocessor = 0;
   std::uint64_t barrier_timeout_ns = 2'000'000'000;  // persistent_spin_barrier: give up (and throw) after 2 s
   // persistent_cluster: the blocks of its one cluster, 1, 2, 4, 8 or 16 (16 where the device takes the
   // non-portable size); 0: the largest the device takes, at most one block per 256 unknowns.

@@ -26,7 +26,8 @@
 // A kernel written once for several grid barriers takes one of these as a template argument and calls
 // barrier.arrive_and_wait() (every thread of every block), which returns false where the block gave up:
 //   grid_sync_barrier  cooperative_groups' grid.sync() (a cooperative launch); never gives up;
-//   spin_barrier       spin_barrier_sync on a state, with its timeout.
+//   spin_barrier       spin_barrier_sync on a state, with its timeout;
+//   cluster_sync_barrier (grid/cluster.cuh)  cluster.sync(), for a grid of one cluster; never gives up.
 // CG's persistent kernels (detail/cg/) are written so.
 #pragma once
 

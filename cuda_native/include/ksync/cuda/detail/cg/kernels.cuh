@@ -254,8 +254,8 @@ __device__ __forceinline__ void persistent_solve(Barrier barrier, cg_scalars<T>*
     const T p_ap = block::reduce_shuffle<block_size>(direction_apply_phase(op, v, s), scratch_a, plus{});
     if (threadIdx.x == 0) partials_a[blockIdx.x] = p_ap;
     // Participation: every thread of every block (the loop condition is grid-uniform; the grid was checked
-    // co-resident). Data: partials_a[0, gridDim.x) (phase B reads only its own indices of p_new and Ap).
-    // Publishes every block's share of p.Ap, from which each block forms alpha.
+    // co-resident, or is one cluster, whose blocks run at once). Data: partials_a[0, gridDim.x) (phase B reads only its
+    // own indices of p_new and Ap). Publishes every block's share of p.Ap, from which each block forms alpha.
     if (!barrier.arrive_and_wait()) return;
     s.p_ap = grid_total(partials_a, gridDim.x, scratch_a, total_a);
     const T rho_next = block::reduce_shuffle<block_size>(update_residual_phase(v, s), scratch_b, plus{});

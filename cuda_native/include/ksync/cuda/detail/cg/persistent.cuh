@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// What the two persistent forms share: the whole solve is one kernel (kernels.cuh, persistent_kernel) on a
+// What the three persistent forms share: the whole solve is one kernel (kernels.cuh, persistent_kernel) on a
 // grid every block of which is resident at once, two grid barriers per iteration (one with the pipelined
 // recurrence: pipelined_kernels.cuh), and every block forming the scalars itself from the partial sums (no
 // broadcast). The forms differ only in the barrier:

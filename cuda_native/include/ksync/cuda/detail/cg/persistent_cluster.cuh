@@ -2,15 +2,18 @@
 //
 // cg_form::persistent_cluster — the persistent kernel on a grid of one thread-block cluster (sm_90), the
 // cluster's hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global
-// memory. The vectors stay in global memory (in L2 at the sizes this form is for); only the barrier and the
-// grid change. The cluster has tuning.cluster_blocks blocks, by default the largest size the device takes for
-// the kernel (16 on an H100 or H200, a non-portable size) but no more than one block per 256 unknowns
-// (largest_cluster_size); tuning.elements_per_thread does not size it. The grid's checks and the kernel's
-// build are the other persistent forms' (persistent.cuh: blocks_per_multiprocessor is checked against what is
-// resident, and picks the build). So it suits small systems, where the barriers, not the bytes, decide an
-// iteration; on larger ones its few multiprocessors bound the rate (docs/solvers.md). Refused with
-// std::invalid_argument, before any work, on a device or a build without clusters and for a cluster size the
-// device does not take (grid/cluster.cuh).
+// memory. The vectors stay in global memory; only the barrier and the grid change. The cluster has
+// tuning.cluster_blocks blocks, by default the largest size the device takes for the kernel (16 where it takes
+// the non-portable size; an H100 took 16) but no more than one block per 256 unknowns (largest_cluster_size);
+// tuning.elements_per_thread does not size it. At most 16 blocks of 4 partial slots: far fewer than the
+// solver's partial_slots (2 per resident block of the whole device). The grid's check and the kernel's build
+// come from launch_persistent (persistent.cuh) as for the grid-wide forms, from the device's co-resident grid,
+// not the cluster: tuning.blocks_per_multiprocessor is refused where that many blocks cannot be resident and
+// picks the held build where the roomy one does not fit them, and otherwise the roomy build runs (every
+// measured row ran it). Measured (docs/solvers.md, "One cluster"): faster than the grid-wide forms at small m,
+// slower from m = 256 on, where more blocks were always faster (so, by inference, the cluster's few
+// multiprocessors bound it). Refused with std::invalid_argument, before any work, on a device or a build
+// without clusters and for a cluster size the device does not take (grid/cluster.cuh).
 #pragma once
 
 #include <ksync/cuda/detail/cg/persistent.cuh>

@@ -125,9 +125,9 @@ __global__ void __launch_bounds__(block_size)
       shares[gridDim.x + blockIdx.x] = delta_share;
     }
     // Participation: every thread of every block (the loop condition is grid-uniform; the grid was checked
-    // co-resident). Data: the next w for [0, n), whose neighbours the next pass reads (the other vectors are
-    // read at their own rows only), and this parity's 2 * gridDim.x shares. Publishes both, and ends every
-    // block's reads of the other parity's shares and of the current w before anyone rewrites them.
+    // co-resident, or is one cluster, whose blocks run at once). Data: the next w for [0, n), whose neighbours the next
+    // pass reads (the other vectors are read at their own rows only), and this parity's 2 * gridDim.x shares. Publishes
+    // both, and ends every block's reads of the other parity's shares and of the current w before anyone rewrites them.
     if (!barrier.arrive_and_wait()) return;
     s.rho_next = grid_total(shares, gridDim.x, scratch_rho, total_rho);
     s.delta = grid_total(shares + gridDim.x, gridDim.x, scratch_delta, total_delta);
