@@ -10,13 +10,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
-#include <tuple>
+#include <utility>
 
 namespace ksync::cuda::detail {
 namespace {
 
-using workspace_key = std::tuple<int, cudaStream_t, std::thread::id>;
+// A stream is named by its id, not its handle: CUDA hands a destroyed stream's handle to the next stream made
+// even while the destroyed one's work still runs (seen on an H100, driver 580.159.04: a 200 ms kernel on the
+// old stream), and two streams sharing a ticket and partials would mix their reductions. The id is unique
+// for the process (and differs on every host thread for cudaStreamPerThread).
+using workspace_key = std::pair<int, unsigned long long>;
 
 // One allocation: the partials, then the ticket, the device result and the grid-barrier states, each on
 // its own 256-byte line.
@@ -28,8 +31,9 @@ std::size_t device_bytes_of(std::size_t partial_slots) {
 }
 constexpr std::size_t mailbox_size = 2 * sizeof(mailbox_slot);
 
-// Frees a workspace's memory when the process ends (the map below is destroyed before the CUDA runtime is
-// torn down: it is made after the runtime's first call), so that a leak check sees nothing held.
+// Frees a workspace's memory when its ksync::cuda::stream is destroyed, or when the process ends (the registry
+// below is destroyed before the CUDA runtime is torn down: it is made after the runtime's first call), so that
+// a leak check sees nothing held.
 struct workspace_release {
   void operator()(reduce_workspace* workspace) const noexcept {
     release(memory_kind::device, workspace->partials, device_bytes_of(workspace->partial_slots));
@@ -80,27 +84,65 @@ reduce_workspace create_workspace(cudaStream_t stream, int device) {
   return workspace;
 }
 
+using owned_workspace = std::unique_ptr<reduce_workspace, workspace_release>;
+
+struct workspace_registry {
+  std::mutex guard;
+  std::map<workspace_key, owned_workspace> by_stream;
+};
+workspace_registry& registry() {
+  static workspace_registry instance;
+  return instance;
+}
+
+// Checked outside the fault injection (KSYNC_CUDA_CHECK): it fails only for a stream that is not one, and
+// counting it would move every injected failure of the operations that look a workspace up.
+unsigned long long id_of(cudaStream_t stream) {
+  unsigned long long id = 0;
+  const cudaError_t status = cudaStreamGetId(stream, &id);
+  if (status != cudaSuccess) throw_cuda_error(status, "cudaStreamGetId(stream, &id)", __FILE__, __LINE__);
+  return id;
+}
+
 }  // namespace
 
 const reduce_workspace& stream_workspace(cudaStream_t stream) {
   const int device = stream_device(stream);
-  // The per-thread default stream is a different stream on every host thread, under one handle.
-  const std::thread::id owner = stream == cudaStreamPerThread ? std::this_thread::get_id() : std::thread::id{};
-  const workspace_key key{device, stream, owner};
-  // One lookup per thread and stream in a row skips the lock; entries are never removed, so the cached
-  // pointer stays valid.
-  thread_local workspace_key last_key{-1, nullptr, std::thread::id{}};
+  const workspace_key key{device, id_of(stream)};
+  // One lookup per thread and stream in a row skips the lock; an entry leaves the map only when its stream is
+  // destroyed, and its id never names another stream, so a cached pointer is never reached stale.
+  thread_local workspace_key last_key{-1, 0};
   thread_local const reduce_workspace* last_workspace = nullptr;
   if (last_workspace != nullptr && key == last_key) return *last_workspace;
 
-  static std::mutex guard;
-  static std::map<workspace_key, std::unique_ptr<reduce_workspace, workspace_release>> workspaces;
-  const std::lock_guard<std::mutex> lock(guard);
-  auto& slot = workspaces[key];
+  workspace_registry& workspaces = registry();
+  const std::lock_guard<std::mutex> lock(workspaces.guard);
+  auto& slot = workspaces.by_stream[key];
   if (!slot) slot.reset(new reduce_workspace(create_workspace(stream, device)));
   last_key = key;
   last_workspace = slot.get();
   return *slot;
+}
+
+void release_stream_workspace(cudaStream_t stream) noexcept {
+  unsigned long long id = 0;
+  int device = -1;
+  if (cudaStreamGetId(stream, &id) != cudaSuccess || cudaStreamGetDevice(stream, &device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  owned_workspace released;
+  {
+    workspace_registry& workspaces = registry();
+    const std::lock_guard<std::mutex> lock(workspaces.guard);
+    const auto entry = workspaces.by_stream.find({device, id});
+    if (entry == workspaces.by_stream.end()) return;
+    released = std::move(entry->second);
+    workspaces.by_stream.erase(entry);
+  }
+  // The stream's kernels may still use it: freed (as `released` leaves scope) once they are done. An error
+  // they hit is sticky: the next call on the device reports it.
+  (void)cudaStreamSynchronize(stream);
 }
 
 }  // namespace ksync::cuda::detail

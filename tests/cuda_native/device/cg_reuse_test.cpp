@@ -291,7 +291,9 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
                 },
                 "ksync::cuda::cg"),
             9);
-  // A stream's first reduction makes its workspace (device memory and the pinned mailbox).
+  // A stream's first reduction makes its workspace (device memory and the pinned mailbox), even where the
+  // stream is given the handle of one destroyed before, and the stream's destruction frees it.
+  const auto before_fresh = ksync::test::held_resources::now();
   EXPECT_EQ(ksync::test::expect_every_allocation_failure_is_clean(
                 [&] {
                   const ksync::cuda::stream fresh;
@@ -299,6 +301,7 @@ TEST(CgReuseGpu, FailedAllocationsLeakNothingAndNameTheBytes) {
                 },
                 "ksync::cuda workspace (reductions, mailbox)"),
             2);
+  EXPECT_EQ(ksync::test::held_resources::now(), before_fresh);
   // A real failure: more than the GPU has. (Not under compute-sanitizer, which reports every failed CUDA
   // call: its runs set KSYNC_TEST_MAX_SIZE.)
   const auto before = ksync::test::held_resources::now();

@@ -9,9 +9,11 @@
 #include "../../support/rounding.hpp"
 #include "../../support/types.hpp"
 
+#include <ksync/cuda/allocation.hpp>
 #include <ksync/cuda/device/reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/stream.hpp>
 
 #include <gtest/gtest.h>
 
@@ -170,6 +172,70 @@ TEST(NativeReduceConcurrencyGpu, RepeatedCallsOnTwoStreamsStayCorrect) {
   }
   for (auto& stream : streams)
     ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// Holds a stream for `cycles` GPU clock cycles.
+__global__ void spin_for(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// CUDA gives a destroyed stream's handle to the next stream made, even while the destroyed stream's work
+// still runs. A workspace keyed on the handle would then serve both streams' reductions at once (one ticket,
+// one set of partials): the new stream must make a workspace of its own, and both results must hold.
+TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspaceOfItsOwn) {
+  KSYNC_REQUIRE_GPU();
+  const auto first_host = exact_reduction_input<std::int64_t>(1'000'003, 3u);
+  const auto second_host = exact_reduction_input<std::int64_t>(1'000'033, 4u);
+  const cuda::device_buffer<std::int64_t> first(first_host);
+  const cuda::device_buffer<std::int64_t> second(second_host);
+  cuda::device_buffer<std::int64_t> results(2);
+  constexpr long long spin_cycles = 50'000'000;  // some tens of milliseconds at the H100's and H200's clocks
+  int handles_given_again = 0;
+  for (int round = 0; round < 4; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    cudaStream_t destroyed = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&destroyed, cudaStreamNonBlocking), cudaSuccess);
+    spin_for<<<1, 1, 0, destroyed>>>(spin_cycles);
+    ksync::cuda::reduce(destroyed, first.data(), first.size(), reduce_op::sum, reduce_strategy::last_block,
+                        results.data());
+    ASSERT_EQ(cudaStreamDestroy(destroyed), cudaSuccess);  // its spin and reduction are still queued
+    const std::size_t held = cuda::live_bytes(cuda::memory_kind::device);
+    cudaStream_t made = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), cudaSuccess);
+    handles_given_again += made == destroyed ? 1 : 0;
+    spin_for<<<1, 1, 0, made>>>(spin_cycles);
+    ksync::cuda::reduce(made, second.data(), second.size(), reduce_op::sum, reduce_strategy::last_block,
+                        results.data() + 1);
+    EXPECT_GT(cuda::live_bytes(cuda::memory_kind::device), held) << "the new stream was given the old one's workspace";
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const auto values = results.to_host();
+    EXPECT_EQ(values[0], reduction_reference(first_host, reduce_op::sum));
+    EXPECT_EQ(values[1], reduction_reference(second_host, reduce_op::sum));
+    ASSERT_EQ(cudaStreamDestroy(made), cudaSuccess);
+  }
+  RecordProperty("handles_given_again", handles_given_again);  // 4 of 4 on an H100 with driver 580.159.04
+}
+
+// A ksync::cuda::stream frees its workspace when destroyed, after the stream's work: nothing is held after it.
+TEST(NativeReduceConcurrencyGpu, AnOwnedStreamFreesItsWorkspaceWhenDestroyed) {
+  KSYNC_REQUIRE_GPU();
+  const auto host = exact_reduction_input<std::int64_t>(1'000'003, 5u);
+  const cuda::device_buffer<std::int64_t> data(host);
+  cuda::device_buffer<std::int64_t> result(1);
+  const std::size_t device_before = cuda::live_bytes(cuda::memory_kind::device);
+  const std::size_t pinned_before = cuda::live_bytes(cuda::memory_kind::pinned);
+  {
+    const cuda::stream owned;
+    spin_for<<<1, 1, 0, owned.get()>>>(50'000'000);
+    ksync::cuda::reduce(owned.get(), data.data(), data.size(), reduce_op::sum, reduce_strategy::last_block,
+                        result.data());
+    EXPECT_GT(cuda::live_bytes(cuda::memory_kind::device), device_before);
+  }  // the destructor waits for the spin and the reduction, then frees
+  EXPECT_EQ(cuda::live_bytes(cuda::memory_kind::device), device_before);
+  EXPECT_EQ(cuda::live_bytes(cuda::memory_kind::pinned), pinned_before);
+  EXPECT_EQ(result.to_host()[0], reduction_reference(host, reduce_op::sum));
 }
 
 // More than 2^32 elements (16 GiB of int32): zeros with markers at both ends, past the 32-bit range.

@@ -3,12 +3,15 @@
 // Streams and events as owning objects. Both move, never copy (a std::unique_ptr holds the
 // handle); errors carry the call and the file:line (KSYNC_CUDA_CHECK).
 //   stream  cudaStreamCreateWithPriority: non-blocking by default (it does not wait for the legacy default
-//           stream); `priority` within stream_priority_range() (a lower number is a higher priority).
+//           stream); `priority` within stream_priority_range() (a lower number is a higher priority). If a
+//           ksync::cuda reduction ran on it, destruction waits for the stream's work, then frees the
+//           stream's workspace (detail/workspace.hpp).
 //   event   cudaEventCreateWithFlags: record on a stream, wait on it from another (cudaStreamWaitEvent),
 //           time the span between two (milliseconds).
 #pragma once
 
 #include <ksync/cuda/allocation.hpp>  // the handle ledger tests read
+#include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -32,6 +35,7 @@ struct priority_range {
 namespace detail {
 struct stream_deleter {
   void operator()(cudaStream_t handle) const noexcept {
+    release_stream_workspace(handle);
     (void)cudaStreamDestroy(handle);
     count_handle(handle_kind::stream, -1);
   }

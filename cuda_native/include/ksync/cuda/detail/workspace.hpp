@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Per-stream scratch for ksync::cuda's single-launch reductions and persistent kernels. A workspace belongs to one
-// (device, stream) pair — to one host thread as well for cudaStreamPerThread, which names a different stream on every
-// thread — so calls on different streams never share a ticket or partials, and calls on one stream are
-// ordered by the stream itself. It is allocated (and its ticket zeroed) on the first call on that stream,
-// then reused: a call costs no allocation. Workspaces live until the process ends; each holds about
-// 8 bytes per block the device can keep resident (some tens of KiB).
+// stream, named by its id (cudaStreamGetId), never by its handle, which CUDA gives the next stream made even while
+// the destroyed one's work still runs (cudaStreamPerThread has an id of its own on every host thread). So calls
+// on different streams never share a ticket or partials, and calls on one stream are ordered by the stream
+// itself. It is allocated (and zeroed) on the first call on that stream, then reused: a call costs no
+// allocation. A ksync::cuda::stream frees its workspace when destroyed, after the stream's work has finished; the
+// workspace of a stream ksync does not own (a raw handle, a Kokkos instance's) lives until the process ends. Each holds
+// about 8 bytes per block the device can keep resident (some tens of KiB) and 128 bytes of pinned memory.
 #pragma once
 
 #include <ksync/cuda/mailbox.hpp>
@@ -37,5 +39,9 @@ struct reduce_workspace {
 
 // The workspace of `stream` (on the device that owns it).
 [[nodiscard]] const reduce_workspace& stream_workspace(cudaStream_t stream);
+
+// Called by ksync::cuda::stream just before it destroys `stream`: if the stream has a workspace, waits for the
+// stream's work and frees it.
+void release_stream_workspace(cudaStream_t stream) noexcept;
 
 }  // namespace ksync::cuda::detail
