@@ -5,6 +5,7 @@
 #include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/runtime.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <map>
@@ -86,9 +87,17 @@ reduce_workspace create_workspace(cudaStream_t stream, int device) {
 
 using owned_workspace = std::unique_ptr<reduce_workspace, workspace_release>;
 
+// True while the registry exists: a ksync::cuda::stream destroyed after it (a static one made before the first
+// workspace) finds nothing to free instead of a destroyed map. Constant-initialized, trivially destroyed.
+std::atomic<bool> registry_alive{false};
+
 struct workspace_registry {
   std::mutex guard;
   std::map<workspace_key, owned_workspace> by_stream;
+  workspace_registry() { registry_alive.store(true); }
+  ~workspace_registry() { registry_alive.store(false); }
+  workspace_registry(const workspace_registry&) = delete;
+  workspace_registry& operator=(const workspace_registry&) = delete;
 };
 workspace_registry& registry() {
   static workspace_registry instance;
@@ -125,6 +134,7 @@ const reduce_workspace& stream_workspace(cudaStream_t stream) {
 }
 
 void release_stream_workspace(cudaStream_t stream) noexcept {
+  if (!registry_alive.load()) return;  // no workspace made yet, or the process is ending
   unsigned long long id = 0;
   int device = -1;
   if (cudaStreamGetId(stream, &id) != cudaSuccess || cudaStreamGetDevice(stream, &device) != cudaSuccess) {
