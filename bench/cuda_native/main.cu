@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
     cudaDeviceProp properties{};
     KSYNC_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     benchmark::AddCustomContext("gpu", properties.name);
+    // Where the CG's bytes floors stop being bounds: a system whose vectors all fit the L2 need not reach DRAM.
+    benchmark::AddCustomContext("l2_cache_bytes", std::to_string(properties.l2CacheSize));
     int driver = 0;
     int runtime = 0;
     KSYNC_CUDA_CHECK(cudaDriverGetVersion(&driver));

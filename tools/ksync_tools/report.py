@@ -315,7 +315,7 @@ def write_report(folder):
         out.append("## Pipeline\n")
         out.append("The pipeline's bound needs the native suite's copy-bandwidth rows (a CUDA GPU); the portable "
                    "pipeline rows are under Every row.\n")
-    ratios["solvers"] = solver_tables.main_section(rows, out)
+    ratios["solvers"] = solver_tables.main_section(rows, out, solver_tables.l2_bytes_of(contexts))
     ratios["sparse_solvers"] = sparse_tables.section(rows, out)
     hot_cold_section(rows, out)
     concurrency_section(rows, out)

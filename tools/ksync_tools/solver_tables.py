@@ -43,6 +43,24 @@ def cg_series(rows):
 # What floors() returns per m, by index.
 FUSED_BYTES, UNFUSED_BYTES, TWO_SYNCS, PIPELINED_BYTES, ONE_SYNC = range(5)
 
+# The double vectors of m x m an iteration keeps live, as the native solver holds them (context.cuh): classic x,
+# r, the two directions and A p; pipelined x, r, the two w, z, s and p.
+LIVE_VECTORS = {"classic": 5, "pipelined": 7}
+
+
+def vectors_fit_l2(m, l2_bytes, recurrence):
+    """True where every vector the recurrence keeps fits the device's L2 at once: the bytes floors count each
+    pass as DRAM traffic, which such a system need not make, so they bound nothing there (an H100 ran the
+    grid-wide persistent forms 5 % under the fused floor at m = 1024, docs/results/2026-12-06-h100-4f787e1)."""
+    return bool(l2_bytes) and LIVE_VECTORS[recurrence] * 8 * m * m <= l2_bytes
+
+
+def l2_bytes_of(contexts):
+    """The L2 size a native suite file of the folder recorded (0 where none did: runs before the field, CPU
+    backends)."""
+    sizes = [context.get("l2_cache_bytes", "") for context in contexts.values()]
+    return max((int(size) for size in sizes if str(size).isdigit()), default=0)
+
 
 def floors(rows, sizes):
     """{m: (bandwidth floor fused, unfused, two grid.sync, bandwidth floor pipelined, one grid.sync)} in µs, from
@@ -81,7 +99,7 @@ def round_trip_section(rows, out):
     out.append("")
 
 
-def cg_section(rows, out):
+def cg_section(rows, out, l2_bytes=0):
     series = cg_series(rows)
     sizes = sorted(set().union(*[set(v) for v in series.values()])) if series else []
     if not sizes:
@@ -96,6 +114,13 @@ def cg_section(rows, out):
                   if rate and "native/cg_floor/copy/double" not in rows else "") +
                ", and two grid.sync() per iteration on the persistent form's grid; the pipelined recurrence's "
                "rows (12 vector passes, one grid.sync() an iteration) have floors of their own.\n")
+    in_l2 = {recurrence: [m for m in sizes if vectors_fit_l2(m, l2_bytes, recurrence)] for recurrence in LIVE_VECTORS}
+    if in_l2["classic"] or in_l2["pipelined"]:
+        out.append(f"At m = {', '.join(map(str, in_l2['classic'])) or '—'} (classic) and m = "
+                   f"{', '.join(map(str, in_l2['pipelined'])) or '—'} (pipelined) every vector an iteration keeps "
+                   f"({LIVE_VECTORS['classic']} and {LIVE_VECTORS['pipelined']} of 8 m² bytes) fits the L2 "
+                   f"({l2_bytes / 2**20:.0f} MiB): there the bytes floors count DRAM traffic the solve need not make, "
+                   "so they are references, not bounds (the plot draws them apart).\n")
     labels = list(series)
     header = ["m"] + labels + ["floor: bytes (fused)", "floor: bytes (unfused)", "floor: 2 grid.sync",
                                "floor: bytes (pipelined)", "floor: 1 grid.sync"]
@@ -120,10 +145,10 @@ def cg_section(rows, out):
                       fmt(best[0] / floor[m][0] if best and floor[m][0] else None, 2)])
     out.extend(markdown_table(header, "rrrlrr", lines))
     out.append("")
-    return series, floor
+    return series, floor, l2_bytes
 
 
-def targets_section(series, floor, out):
+def targets_section(series, floor, _l2_bytes, out):
     """The solver targets (docs/solvers.md), checked against this run."""
     baseline = series.get("Kokkos CG (baseline)", {})
     persistent = series.get("native persistent_grid_sync", {})
@@ -173,13 +198,14 @@ def targets_section(series, floor, out):
         out.append("")
 
 
-def main_section(rows, out):
-    """Appends the solver section to `out` (nothing without solver rows); returns what the plot needs."""
+def main_section(rows, out, l2_bytes=0):
+    """Appends the solver section to `out` (nothing without solver rows); returns what the plot needs.
+    l2_bytes: the device's L2 (l2_bytes_of), where the bytes floors stop being bounds; 0: unknown."""
     if not any("/cg/" in name or "/round_trip/" in name for name in rows):
         return None
     out.append("## Solvers: conjugate gradients and the blocking round trip\n")
     round_trip_section(rows, out)
-    measured = cg_section(rows, out)
+    measured = cg_section(rows, out, l2_bytes)
     if measured:
         targets_section(*measured, out)
     return measured
@@ -192,7 +218,7 @@ def plot(plt, folder, measured, caption=""):
         return None, []
     from ksync_tools.plot_style import Figure
 
-    series, floor = measured
+    series, floor, l2_bytes = measured
     figure = Figure(plt, folder, "cg_iteration.png", "conjugate gradients: µs per iteration",
                     "m (m x m unknowns)", "µs per iteration (median)", size=(10, 6))
     for label, values in series.items():
@@ -204,14 +230,22 @@ def plot(plt, folder, measured, caption=""):
     persistent = [label for label in grid_wide if " pipelined " not in label]
     pipelined = [label for label in series if " pipelined " in label]
     pipelined_persistent = [label for label in pipelined if label in grid_wide]
-    for index, label, bounds in ((FUSED_BYTES, "floor: bytes (fused)", None),
-                                 (UNFUSED_BYTES, "floor: bytes (unfused)", unfused),
-                                 (TWO_SYNCS, "floor: 2 grid.sync", persistent),
-                                 (PIPELINED_BYTES, "floor: bytes (pipelined)", pipelined),
-                                 (ONE_SYNC, "floor: 1 grid.sync", pipelined_persistent)):
+    # A bytes floor bounds only where the vectors do not all fit the L2; below that it is drawn as a reference.
+    for index, label, bounds, recurrence in ((FUSED_BYTES, "floor: bytes (fused)", None, "classic"),
+                                             (UNFUSED_BYTES, "floor: bytes (unfused)", unfused, "classic"),
+                                             (TWO_SYNCS, "floor: 2 grid.sync", persistent, None),
+                                             (PIPELINED_BYTES, "floor: bytes (pipelined)", pipelined, "pipelined"),
+                                             (ONE_SYNC, "floor: 1 grid.sync", pipelined_persistent, None)):
         sizes = sorted(m for m in floor if floor[m][index])
-        if sizes and bounds != []:
-            figure.bound(label, sizes, [floor[m][index] for m in sizes], "floor", bounds)
+        if not sizes or bounds == []:
+            continue
+        cached = [m for m in sizes if recurrence and vectors_fit_l2(m, l2_bytes, recurrence)]
+        beyond = [m for m in sizes if m not in cached]
+        if beyond:
+            figure.bound(label, beyond, [floor[m][index] for m in beyond], "floor", bounds)
+        if cached:
+            figure.bound(label.replace("floor: ", "") + ", vectors in L2 (not a bound)", cached,
+                         [floor[m][index] for m in cached], "reference", bounds)
     figure.axes.set_xscale("log", base=2)
     figure.axes.set_yscale("log")
     return figure.save(caption), figure.series
