@@ -18,8 +18,10 @@ namespace {
 
 // A stream is named by its id, not its handle: CUDA hands a destroyed stream's handle to the next stream made
 // even while the destroyed one's work still runs (seen on an H100, driver 580.159.04: a 200 ms kernel on the
-// old stream), and two streams sharing a ticket and partials would mix their reductions. The id is unique
-// for the process (and differs on every host thread for cudaStreamPerThread).
+// old stream), and two streams sharing a ticket and partials would mix their reductions. CUDA documents the id
+// as unique for the program's life; cudaStreamPerThread gave a different id on each of two host threads in the
+// same probe. The device stays in the key only to keep one device's workspaces apart from another's should an
+// id ever be per device.
 using workspace_key = std::pair<int, unsigned long long>;
 
 // One allocation: the partials, then the ticket, the device result and the grid-barrier states, each on
@@ -52,7 +54,7 @@ reduce_workspace create_workspace(cudaStream_t stream, int device) {
       static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
   const std::size_t partial_bytes = partial_bytes_of(workspace.partial_slots);
   // Held by owners until the workspace is complete: a failure on the way frees what was taken. (A complete
-  // workspace lives as long as the process: its entry is never removed.)
+  // workspace lives until its ksync::cuda::stream is destroyed, or until the process ends.)
   const std::size_t device_bytes = device_bytes_of(workspace.partial_slots);
   const auto free_device = [device_bytes](void* memory) { release(memory_kind::device, memory, device_bytes); };
   std::unique_ptr<void, decltype(free_device)> device_part(
@@ -104,8 +106,9 @@ workspace_registry& registry() {
   return instance;
 }
 
-// Checked outside the fault injection (KSYNC_CUDA_CHECK): it fails only for a stream that is not one, and
-// counting it would move every injected failure of the operations that look a workspace up.
+// Checked outside the fault injection (KSYNC_CUDA_CHECK): counting it would move every injected failure of the
+// operations that look a workspace up. It may report an error of earlier asynchronous work (or, under stream
+// capture, refuse), which is thrown as any checked call's would be.
 unsigned long long id_of(cudaStream_t stream) {
   unsigned long long id = 0;
   const cudaError_t status = cudaStreamGetId(stream, &id);
@@ -138,6 +141,7 @@ void release_stream_workspace(cudaStream_t stream) noexcept {
   unsigned long long id = 0;
   int device = -1;
   if (cudaStreamGetId(stream, &id) != cudaSuccess || cudaStreamGetDevice(stream, &device) != cudaSuccess) {
+    // Called from a destructor: nothing to report to, and the failure must not surface as a later launch's.
     (void)cudaGetLastError();
     return;
   }
@@ -150,8 +154,10 @@ void release_stream_workspace(cudaStream_t stream) noexcept {
     released = std::move(entry->second);
     workspaces.by_stream.erase(entry);
   }
+  if (!released) return;  // a creation that failed left an empty entry: nothing to wait for
   // The stream's kernels may still use it: freed (as `released` leaves scope) once they are done. An error
-  // they hit is sticky: the next call on the device reports it.
+  // they hit is sticky: the next call on the device reports it. The frees (cudaFree, cudaFreeHost) may wait for
+  // the whole device, which stream.hpp and host_gate.hpp warn of.
   (void)cudaStreamSynchronize(stream);
 }
 

@@ -182,8 +182,11 @@ __global__ void spin_for(long long cycles) {
 }
 
 // CUDA gives a destroyed stream's handle to the next stream made, even while the destroyed stream's work
-// still runs. A workspace keyed on the handle would then serve both streams' reductions at once (one ticket,
-// one set of partials): the new stream must make a workspace of its own, and both results must hold.
+// still runs. A workspace keyed on the handle would give the new stream the old one's ticket and partials while
+// the old stream's reduction is still queued: the new stream must make a workspace of its own (the bytes held
+// grow), and both results must hold. (The two reductions are released by separate spins, so they overlap
+// little: the bytes are the check that catches a shared workspace, as the broken run of
+// docs/results/2026-12-06-h100-78de407 showed.)
 TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspaceOfItsOwn) {
   KSYNC_REQUIRE_GPU();
   const auto first_host = exact_reduction_input<std::int64_t>(1'000'003, 3u);
@@ -215,7 +218,9 @@ TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspa
     EXPECT_EQ(values[1], reduction_reference(second_host, reduce_op::sum));
     ASSERT_EQ(cudaStreamDestroy(made), cudaSuccess);
   }
-  RecordProperty("handles_given_again", handles_given_again);  // 4 of 4 on an H100 with driver 580.159.04
+  // 4 of 4 on an H100 with driver 580.159.04. A driver that never gives a handle back leaves the test nothing
+  // to catch; it still checks each stream's sum.
+  RecordProperty("handles_given_again", handles_given_again);
 }
 
 // A ksync::cuda::stream frees its workspace when destroyed, after the stream's work: nothing is held after it.

@@ -20,7 +20,8 @@
 // the caller enqueues its work after the host step, as it would without a gate. A held stream stops there, so until
 // open() the host must not wait for that stream nor for anything behind it: no fence or synchronization of it; no
 // synchronizing call on the legacy default stream, which waits for every blocking stream (cudaMemcpy,
-// cudaMemcpyToSymbol, ...); no allocation or deallocation that synchronizes the device; and no first launch of a
+// cudaMemcpyToSymbol, ...); no allocation or deallocation that synchronizes the device (destroying a
+// ksync::cuda::stream that ran ksync::cuda reductions is one: stream.hpp); and no first launch of a
 // kernel, which under lazy module loading (the default since CUDA 12.2) may synchronize the context: launch what goes
 // behind the gate once ungated first. host_gate::opening opens the gate when it leaves scope, so a host step that
 // throws leaves no stream waiting forever; a gate destroyed while held opens first. One host thread at a time holds and

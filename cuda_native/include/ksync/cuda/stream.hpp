@@ -3,9 +3,11 @@
 // Streams and events as owning objects. Both move, never copy (a std::unique_ptr holds the
 // handle); errors carry the call and the file:line (KSYNC_CUDA_CHECK).
 //   stream  cudaStreamCreateWithPriority: non-blocking by default (it does not wait for the legacy default
-//           stream); `priority` within stream_priority_range() (a lower number is a higher priority). If a
-//           ksync::cuda reduction ran on it, destruction waits for the stream's work, then frees the
-//           stream's workspace (detail/workspace.hpp).
+//           stream); `priority` within stream_priority_range() (a lower number is a higher priority). If
+//           ksync::cuda work that keeps a workspace ran on it (a reduction, the mailbox, a persistent kernel),
+//           destruction waits for the stream's work, then frees the stream's workspace (detail/workspace.hpp):
+//           the frees may wait for the whole device, so no such stream may be destroyed while a host_gate
+//           holds another stream.
 //   event   cudaEventCreateWithFlags: record on a stream, wait on it from another (cudaStreamWaitEvent),
 //           time the span between two (milliseconds).
 #pragma once

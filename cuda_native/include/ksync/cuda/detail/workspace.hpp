@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Per-stream scratch for ksync::cuda's single-launch reductions and persistent kernels. A workspace belongs to one
-// stream, named by its id (cudaStreamGetId), never by its handle, which CUDA gives the next stream made even while
-// the destroyed one's work still runs (cudaStreamPerThread has an id of its own on every host thread). So calls
-// on different streams never share a ticket or partials, and calls on one stream are ordered by the stream
-// itself. It is allocated (and zeroed) on the first call on that stream, then reused: a call costs no
-// allocation. A ksync::cuda::stream frees its workspace when destroyed, after the stream's work has finished; the
-// workspace of a stream ksync does not own (a raw handle, a Kokkos instance's) lives until the process ends. Each holds
-// about 8 bytes per block the device can keep resident (some tens of KiB) and 128 bytes of pinned memory.
+// Per-stream scratch for ksync::cuda's single-launch reductions, the mailbox and persistent kernels. A workspace
+// belongs to one stream, named by its id (cudaStreamGetId), never by its handle, which CUDA gives the next stream
+// made even while the destroyed one's work still runs (cudaStreamPerThread has an id of its own on every host
+// thread). So calls on different streams never share a ticket or partials, and calls on one stream are ordered by
+// the stream itself. It is allocated (and zeroed) on the first call on that stream that needs it, then reused: a
+// call costs no allocation. A ksync::cuda::stream frees its workspace when destroyed, after the stream's work has
+// finished; the workspace of a stream ksync does not own (a raw handle, a Kokkos instance's, a host thread's
+// cudaStreamPerThread) lives until the process ends. Each holds about 8 bytes per block the device can keep
+// resident (some tens of KiB) and 256 bytes of pinned memory (the mailbox's two slots). A graph captured from
+// ksync::cuda work on a ksync::cuda::stream points into its workspace: it must not outlive the stream.
 #pragma once
 
 #include <ksync/cuda/mailbox.hpp>
