@@ -148,7 +148,7 @@ def cg_section(rows, out, l2_bytes=0):
     return series, floor, l2_bytes
 
 
-def targets_section(series, floor, _l2_bytes, out):
+def targets_section(series, floor, out):
     """The solver targets (docs/solvers.md), checked against this run."""
     baseline = series.get("Kokkos CG (baseline)", {})
     persistent = series.get("native persistent_grid_sync", {})
@@ -207,7 +207,8 @@ def main_section(rows, out, l2_bytes=0):
     round_trip_section(rows, out)
     measured = cg_section(rows, out, l2_bytes)
     if measured:
-        targets_section(*measured, out)
+        series, floor, _ = measured
+        targets_section(series, floor, out)
     return measured
 
 
