@@ -146,6 +146,9 @@ cg_result cg_solver<T>::solve_with(cudaStream_t stream, const Operator& op, cons
                  "tuning.blocks_per_multiprocessor = ", tuning.blocks_per_multiprocessor, " is negative");
   if (tuning.cluster_blocks != 0)
     detail::check_one_of(where, "tuning.cluster_blocks", tuning.cluster_blocks, cluster_sizes);
+  check_argument(ksync::detail::named_in(cg_cluster_vectors_names, tuning.cluster_vectors), where,
+                 "tuning.cluster_vectors = ", static_cast<int>(tuning.cluster_vectors),
+                 " is not a cg_cluster_vectors (", ksync::detail::listed(cg_cluster_vectors_names), ")");
   const int device = stream_device(stream);
   check_argument(device == buffers_->device, where, "the stream belongs to device ", device,
                  " but the solver's buffers to device ", buffers_->device);

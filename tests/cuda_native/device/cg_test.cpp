@@ -5,6 +5,7 @@
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/native_cg.hpp"
+#include "../../support/sparse.hpp"
 #include "../../support/types.hpp"
 
 #include <ksync/cuda/device/cg.hpp>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -69,22 +71,114 @@ TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
 
 // persistent_cluster on every cluster size (tuning.cluster_blocks) and on the one it picks (0; solved with an
 // elements_per_thread far from the default, which must not size the cluster: the size itself is not visible
-// here, the solve's agreement with the host is).
+// here, the solve's agreement with the host is); with its vectors where it picks (automatic: in shared memory
+// here) and in each memory asked for, on a grid whose vectors fit one block's shared memory (m = 40: 1,600
+// unknowns, 64 KB in double), so that shared_memory is never refused for room.
 TYPED_TEST(CgGpu, ThePersistentClusterFormSolvesOnEveryClusterSize) {
   using T = TypeParam;
+  using ksync::cuda::cg_cluster_vectors;
   KSYNC_REQUIRE_CLUSTERS();
-  const int m = ksync::test::cg_grid_enabled(100) ? 100 : 40;
-  const auto guess = ksync::test::cg_right_hand_side<T>(m, 13u);
-  for (const int blocks : {0, 1, 2, 4, 8, 16}) {
-    SCOPED_TRACE("cluster_blocks = " + std::to_string(blocks));
-    try {
-      expect_matches_reference<T>(m, cg_form::persistent_cluster, guess,
-                                  {.elements_per_thread = blocks == 0 ? 64 : 4, .cluster_blocks = blocks});
-    } catch (const std::invalid_argument& error) {
-      // Only the non-portable size may be refused, and then with a message that names it.
-      EXPECT_EQ(blocks, 16) << error.what();
-      EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
+  for (const auto placement :
+       {cg_cluster_vectors::automatic, cg_cluster_vectors::shared_memory, cg_cluster_vectors::global_memory}) {
+    const int m = placement == cg_cluster_vectors::automatic && ksync::test::cg_grid_enabled(100) ? 100 : 40;
+    const auto guess = ksync::test::cg_right_hand_side<T>(m, 13u);
+    for (const int blocks : {0, 1, 2, 4, 8, 16}) {
+      SCOPED_TRACE("cluster_blocks = " + std::to_string(blocks) +
+                   ", cluster_vectors = " + std::string(ksync::cuda::to_string(placement)));
+      try {
+        expect_matches_reference<T>(
+            m, cg_form::persistent_cluster, guess,
+            {.elements_per_thread = blocks == 0 ? 64 : 4, .cluster_blocks = blocks, .cluster_vectors = placement});
+      } catch (const std::invalid_argument& error) {
+        // Only the non-portable size may be refused, and then with a message that names it.
+        EXPECT_EQ(blocks, 16) << error.what();
+        EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
+      }
     }
+  }
+}
+
+// The vectors in shared memory under Jacobi, on a matrix whose rows reach columns far from their own (a random
+// graph Laplacian: most of a row's entries live in other blocks of the cluster), on every cluster size.
+TYPED_TEST(CgGpu, TheClusterKeepsAMatrixsVectorsInSharedMemory) {
+  using T = TypeParam;
+  KSYNC_REQUIRE_CLUSTERS();
+  const int m = ksync::test::cg_grid_enabled(24) ? 24 : 12;
+  const auto host = ksync::test::generate<T, std::int32_t>(ksync::test::sparse_family::random_laplacian, m);
+  for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi}) {
+    for (const int blocks : {1, 2, 4, 8, 16}) {
+      SCOPED_TRACE("cluster_blocks = " + std::to_string(blocks));
+      try {
+        ksync::test::expect_csr_solves(
+            host, cg_form::persistent_cluster, preconditioner, ksync::cg_recurrence::classic,
+            {.cluster_blocks = blocks, .cluster_vectors = ksync::cuda::cg_cluster_vectors::shared_memory});
+      } catch (const std::invalid_argument& error) {
+        EXPECT_EQ(blocks, 16) << error.what();
+        EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
+      }
+    }
+  }
+}
+
+// shared_memory where the resident kernel cannot run: refused before any work, naming why; x left as it was.
+TEST(CgClusterVectorsGpu, SharedMemoryIsRefusedWhereTheResidentKernelCannotRun) {
+  KSYNC_REQUIRE_CLUSTERS();
+  using ksync::cuda::cg_cluster_vectors;
+  const auto message = [](auto&& call) { return ksync::test::invalid_argument_message(call); };
+  const cudaStream_t s = cudaStreamPerThread;
+  {
+    const int m = 8;
+    const auto guess = ksync::test::cg_right_hand_side<double>(m, 8u);
+    const ksync::cuda::device_buffer<double> b(ksync::test::cg_right_hand_side<double>(m, 9u));
+    ksync::cuda::device_buffer<double> x(guess);
+    ksync::cuda::cg_solver<double> solver(m);
+    ksync::cg_options pipelined;
+    pipelined.recurrence = ksync::cg_recurrence::pipelined;
+    const std::string needs = " need cluster_vectors = global_memory or automatic";
+    EXPECT_EQ(message([&] {
+                (void)solver.solve(s, b.data(), x.data(), cg_form::persistent_cluster, pipelined,
+                                   {.cluster_vectors = cg_cluster_vectors::shared_memory});
+              }),
+              "ksync::cuda::cg: tuning.cluster_vectors = shared_memory runs the classic recurrence on one block a "
+              "multiprocessor; options.recurrence = pipelined and tuning.blocks_per_multiprocessor = 0" +
+                  needs);
+    EXPECT_EQ(message([&] {
+                (void)solver.solve(
+                    s, b.data(), x.data(), cg_form::persistent_cluster, {},
+                    {.blocks_per_multiprocessor = 1, .cluster_vectors = cg_cluster_vectors::shared_memory});
+              }),
+              "ksync::cuda::cg: tuning.cluster_vectors = shared_memory runs the classic recurrence on one block a "
+              "multiprocessor; options.recurrence = classic and tuning.blocks_per_multiprocessor = 1" +
+                  needs);
+    EXPECT_EQ(message([&] {
+                (void)solver.solve(s, b.data(), x.data(), cg_form::persistent_cluster, {},
+                                   {.cluster_vectors = static_cast<cg_cluster_vectors>(7)});
+              }),
+              "ksync::cuda::cg: tuning.cluster_vectors = 7 is not a cg_cluster_vectors (automatic, shared_memory, "
+              "global_memory)");
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+    EXPECT_EQ(x.to_host(), guess);
+  }
+  {
+    // 250,000 unknowns on 8 blocks: 31,250 a block, 250,000 bytes of each of five vectors in double, more than any
+    // device gives a block (automatic placement keeps such vectors in global memory).
+    const int m = 500;
+    const std::vector<double> guess(static_cast<std::size_t>(m) * m, 1.0);
+    const ksync::cuda::device_buffer<double> b(guess);
+    ksync::cuda::device_buffer<double> x(guess);
+    ksync::cuda::cg_solver<double> solver(m);
+    const std::string refusal = message([&] {
+      (void)solver.solve(s, b.data(), x.data(), cg_form::persistent_cluster, {},
+                         {.cluster_blocks = 8, .cluster_vectors = cg_cluster_vectors::shared_memory});
+    });
+    EXPECT_EQ(
+        refusal.rfind("ksync::cuda::cg: tuning.cluster_vectors = shared_memory: 250000 unknowns on a cluster of 8 "
+                      "blocks need 1250000 bytes of shared memory a block for their vectors; device ",
+                      0),
+        0u)
+        << refusal;
+    KSYNC_CUDA_CHECK(cudaStreamSynchronize(s));
+    EXPECT_EQ(x.to_host(), guess);
   }
 }
 

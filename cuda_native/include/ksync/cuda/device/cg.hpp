@@ -4,7 +4,8 @@
 // boundary, m x m unknowns in row-major order) or on a square ksync::cuda::csr_matrix (ksync/cuda/csr_matrix.hpp),
 // hand-written in CUDA, in every native form of ksync::cg_form (ksync/cg_types.hpp): host_scalars,
 // device_scalars, fused, cuda_graph, persistent_grid_sync, persistent_spin_barrier, persistent_cluster (sm_90:
-// persistent_grid_sync on one thread-block cluster, for small systems). The portable twin is ksync::cg
+// the persistent kernel on one thread-block cluster, its vectors in the cluster's shared memory where they fit,
+// for small systems). The portable twin is ksync::cg
 // (src/ksync/cg.hpp), which reaches these forms on Kokkos::Cuda. docs/solvers.md measures each form and says
 // where its time goes.
 //
@@ -29,15 +30,36 @@
 
 #include <ksync/cg_types.hpp>
 #include <ksync/cuda/csr_matrix.hpp>
+#include <ksync/strategy_rows.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 
 namespace ksync::cuda {
+
+// Where persistent_cluster keeps the solve's vectors (cg_tuning::cluster_vectors).
+enum class cg_cluster_vectors {
+  // shared_memory where it runs (the classic recurrence, blocks_per_multiprocessor = 0, and the vectors fit),
+  // global_memory otherwise
+  automatic,
+  // in the cluster's shared memory: r, both directions, Ap and x (and Jacobi's M^-1), a slab of rows a block,
+  // the other blocks' entries read through distributed shared memory. Refused for the pipelined recurrence, for
+  // blocks_per_multiprocessor other than 0, and where a block's slab needs more shared memory than the device
+  // gives a block (double, 16 blocks: about 92,000 unknowns, 77,000 with Jacobi on an H100).
+  shared_memory,
+  global_memory,  // in global memory, as the grid-wide persistent forms keep them
+};
+inline constexpr std::string_view cg_cluster_vectors_names[] = {"automatic", "shared_memory",
+                                                                "global_memory"};  // in the enum's order
+
+constexpr std::string_view to_string(cg_cluster_vectors placement) noexcept {
+  return ksync::detail::name_in(cg_cluster_vectors_names, placement);
+}
 
 struct cg_tuning {
   int elements_per_thread = 4;  // the fewest unknowns one thread handles before another block is added
@@ -48,6 +70,7 @@ struct cg_tuning {
   // persistent_cluster: the blocks of its one cluster, 1, 2, 4, 8 or 16 (16 where the device takes the
   // non-portable size); 0: the largest the device takes, at most one block per 256 unknowns.
   int cluster_blocks = 0;
+  cg_cluster_vectors cluster_vectors = cg_cluster_vectors::automatic;  // persistent_cluster (above)
 };
 
 namespace detail {
@@ -82,7 +105,8 @@ class cg_solver {
   // overlap or are not device memory of the solver's device (managed memory is taken), bad options
   // (tolerance <= 0 or not finite, max_iterations < 1, check_every < 1), a form this half does not run
   // (kokkos_graph), tuning out of range, a persistent grid that cannot be co-resident, or persistent_cluster
-  // where clusters cannot run (a device or build without sm_90) or the cluster size is refused; and at the start,
+  // where clusters cannot run (a device or build without sm_90), the cluster size is refused, or
+  // cluster_vectors = shared_memory cannot keep the vectors there (above); and at the start,
   // x left as it was, for NaN or Inf in b or in the initial x (cg_refusal, ksync/cg_types.hpp). cuda_error
   // when a CUDA call fails or a spin barrier times out; allocation_error when a history buffer cannot be
   // had. A solve returns while batches past the converged one may still be queued on its stream: the next

@@ -9,6 +9,7 @@
 //                    size the device does not accept for this kernel and block size.
 //   largest_cluster_size  the largest of cluster_sizes, at most `at_most`, that the device takes for a kernel
 //                    and block size (cudaOccupancyMaxPotentialClusterSize), for cluster_launch
+//   active_clusters  how many clusters of a shape the device holds at once, 0 where none (never throws)
 //   cluster_sync_barrier  cluster.sync() as a Barrier of grid/barrier.cuh, for a kernel whose grid is one
 //                    cluster (ksync::cuda::cg's persistent_cluster form)
 //   cluster_rotate   a building block: each block publishes a value in its shared memory and reads that of
@@ -129,6 +130,36 @@ template <class... Parameters>
   for (const int size : cluster_sizes)
     if (size <= at_most && size <= potential) largest = size;
   return largest;
+}
+
+// Clusters of cluster_size blocks of `kernel` (block_size threads and dynamic_shared_bytes each) that the current
+// device holds at once; 0 where it holds none or refuses the shape. Never throws: for callers with another way
+// to run (cluster_launch refuses the same shapes with a message).
+template <class... Parameters>
+[[nodiscard]] int active_clusters(void (*kernel)(Parameters...), int block_size, int cluster_size,
+                                  std::size_t dynamic_shared_bytes) {
+  if (cluster_size > 8 &&
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned int>(cluster_size);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned int>(cluster_size));
+  config.blockDim = dim3(static_cast<unsigned int>(block_size));
+  config.dynamicSmemBytes = dynamic_shared_bytes;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return clusters;
 }
 
 // cluster.sync() as a barrier argument of a kernel template (grid/barrier.cuh's shape) whose grid is one

@@ -2,44 +2,103 @@
 //
 // cg_form::persistent_cluster — the persistent kernel on a grid of one thread-block cluster (sm_90), the
 // cluster's hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global
-// memory. The vectors stay in global memory; only the barrier and the grid change. The cluster has
-// tuning.cluster_blocks blocks, by default the largest size the device takes for the kernel (16 where it takes
-// the non-portable size; an H100 took 16) but no more than one block per 256 unknowns (largest_cluster_size);
-// tuning.elements_per_thread does not size it. At most 16 blocks of 4 partial slots: far fewer than the
-// solver's partial_slots (2 per resident block of the whole device). The grid's check and the kernel's build
-// come from launch_persistent (persistent.cuh) as for the grid-wide forms, from the device's co-resident grid,
-// not the cluster: tuning.blocks_per_multiprocessor is refused where that many blocks cannot be resident and
-// picks the held build where the roomy one does not fit them, and otherwise the roomy build runs (every
-// measured row ran it). Measured (docs/solvers.md, "One cluster"): faster than the grid-wide forms at small m,
-// slower from m = 256 on, where more blocks were always faster (so, by inference, the cluster's few
-// multiprocessors bound it). Refused with std::invalid_argument, before any work, on a device or a build
-// without clusters and for a cluster size the device does not take (grid/cluster.cuh).
+// memory. tuning.cluster_vectors says where the vectors live: by default in the cluster's shared memory where
+// the resident kernel runs (cluster_resident.cuh: the classic recurrence, blocks_per_multiprocessor = 0, and a
+// block's slab fits the shared memory the device gives a block), in global memory otherwise, with the
+// grid-wide forms' kernel (kernels.cuh). The cluster has tuning.cluster_blocks blocks, by default the largest
+// size the device takes for the global-memory kernel (16 where it takes the non-portable size; an H100 took 16)
+// but no more than one block per 256 unknowns (largest_cluster_size); tuning.elements_per_thread does not size
+// it. At most 16 blocks of 4 partial slots: far fewer than the solver's partial_slots (2 per resident block of
+// the whole device). In global memory, the grid's check and the kernel's build come from launch_persistent
+// (persistent.cuh) as for the grid-wide forms, from the device's co-resident grid, not the cluster:
+// tuning.blocks_per_multiprocessor is refused where that many blocks cannot be resident and picks the held build
+// where the roomy one does not fit them, and otherwise the roomy build runs. Measured (docs/solvers.md, "One
+// cluster"). Refused with std::invalid_argument, before any work, on a device or a build without clusters, for
+// a cluster size the device does not take (grid/cluster.cuh), and for cluster_vectors = shared_memory where the
+// resident kernel cannot run.
 #pragma once
 
+#include <ksync/cuda/detail/cg/cluster_resident.cuh>
 #include <ksync/cuda/detail/cg/persistent.cuh>
 #include <ksync/cuda/grid/cluster.cuh>
+#include <ksync/cuda/runtime.hpp>
 #include <ksync/detail/strategy_table.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 namespace ksync::cuda::detail::cg_forms {
 
+// The cluster's blocks: tuning.cluster_blocks, or the largest size the device takes for the global-memory
+// kernel, at most one block per 256 unknowns.
+template <class T, class Operator, class Kernel>
+int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
+  if (run.tuning.cluster_blocks != 0) return run.tuning.cluster_blocks;
+  const std::int64_t rows_of_blocks = (run.n() + cg_kernels::block_size - 1) / cg_kernels::block_size;
+  const auto at_most = static_cast<int>(std::clamp<std::int64_t>(rows_of_blocks, 1, cluster_sizes.back()));
+  return largest_cluster_size(persistent_where, kernel, cg_kernels::block_size, 0, run.buffers->device, at_most);
+}
+
+// Launches the resident kernel (after the start) and returns true where it runs; returns false, having done
+// nothing, where automatic placement leaves the vectors in global memory; throws std::invalid_argument, having
+// done nothing, where cluster_vectors = shared_memory cannot run.
+template <class T, class Operator>
+bool launch_resident(const cg_run<T, Operator>& run) {
+  const cg_cluster_vectors placement = run.tuning.cluster_vectors;
+  if (placement == cg_cluster_vectors::global_memory) return false;
+  const bool asked = placement == cg_cluster_vectors::shared_memory;
+  if (run.pipelined() || run.tuning.blocks_per_multiprocessor != 0) {
+    check_argument(!asked, persistent_where,
+                   "tuning.cluster_vectors = shared_memory runs the classic recurrence on one block a "
+                   "multiprocessor; options.recurrence = ",
+                   to_string(run.options.recurrence),
+                   " and tuning.blocks_per_multiprocessor = ", run.tuning.blocks_per_multiprocessor,
+                   " need cluster_vectors = global_memory or automatic");
+    return false;
+  }
+  const bool weighted = run.inverse_diagonal != nullptr;
+  const auto kernel = weighted ? cg_kernels::cluster_resident_kernel<T, Operator, true>
+                               : cg_kernels::cluster_resident_kernel<T, Operator, false>;
+  require_cluster_code(persistent_where, reinterpret_cast<const void*>(kernel), run.buffers->device);
+  const int blocks = cluster_blocks_of(run, cg_kernels::persistent_kernel<T, Operator, cluster_sync_barrier>);
+  const auto slab = static_cast<int>((run.n() + blocks - 1) / blocks);
+  const std::size_t bytes =
+      static_cast<std::size_t>(cg_kernels::resident_vectors(weighted)) * static_cast<std::size_t>(slab) * sizeof(T);
+  const device_guard on_device(run.buffers->device);
+  int room = 0;
+  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, run.buffers->device));
+  cudaFuncAttributes attributes{};
+  KSYNC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const std::size_t free_bytes = static_cast<std::size_t>(room) -
+                                 std::min<std::size_t>(attributes.sharedSizeBytes, static_cast<std::size_t>(room));
+  if (bytes > free_bytes) {
+    check_argument(!asked, persistent_where, "tuning.cluster_vectors = shared_memory: ", run.n(),
+                   " unknowns on a cluster of ", blocks, " blocks need ", bytes,
+                   " bytes of shared memory a block for their vectors; device ", run.buffers->device, " gives ",
+                   free_bytes);
+    return false;
+  }
+  KSYNC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  if (!asked && active_clusters(kernel, cg_kernels::block_size, blocks, bytes) < 1) return false;
+  cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, blocks, bytes, run.stream);
+  enqueue_start(run);  // after every check, which throw before any work
+  launch.launch(1, run.state(), run.op, run.vectors(), slab, run.options.tolerance, run.options.max_iterations,
+                run.history);
+  return true;
+}
+
 struct persistent_cluster : ksync::detail::implements<cg_form::persistent_cluster> {
   template <class T, class Operator>
   static cg_scalars<T> run(const cg_run<T, Operator>& run) {
-    launch_persistent(run, cluster_sync_barrier{}, [&](auto kernel, const grid_shape& /*grid*/, auto... arguments) {
-      int blocks = run.tuning.cluster_blocks;
-      if (blocks == 0) {
-        const std::int64_t rows_of_blocks = (run.n() + cg_kernels::block_size - 1) / cg_kernels::block_size;
-        const auto at_most = static_cast<int>(std::clamp<std::int64_t>(rows_of_blocks, 1, cluster_sizes.back()));
-        blocks =
-            largest_cluster_size(persistent_where, kernel, cg_kernels::block_size, 0, run.buffers->device, at_most);
-      }
-      cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, blocks, 0, run.stream);
-      enqueue_start(run);  // after the cluster's checks, which throw before any work
-      launch.launch(1, arguments...);
-    });
+    if (!launch_resident(run)) {
+      launch_persistent(run, cluster_sync_barrier{}, [&](auto kernel, const grid_shape& /*grid*/, auto... arguments) {
+        cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, cluster_blocks_of(run, kernel), 0,
+                              run.stream);
+        enqueue_start(run);  // after the cluster's checks, which throw before any work
+        launch.launch(1, arguments...);
+      });
+    }
     return wait_state(run, post_state(run));
   }
 };
