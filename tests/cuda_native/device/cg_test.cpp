@@ -72,8 +72,10 @@ TYPED_TEST(CgGpu, ThePersistentFormsSolveOnTheHeldBuild) {
 // persistent_cluster on every cluster size (tuning.cluster_blocks) and on the one it picks (0; solved with an
 // elements_per_thread far from the default, which must not size the cluster: the size itself is not visible
 // here, the solve's agreement with the host is); with its vectors where it picks (automatic: in shared memory
-// here) and in each memory asked for, on a grid whose vectors fit one block's shared memory (m = 40: 1,600
-// unknowns, 64 KB in double), so that shared_memory is never refused for room.
+// at m = 100, where every cluster size gives a block more than one row a thread; at m = 40, under the sanitizers,
+// in shared memory on up to 4 blocks and in global memory on 8 and 16) and in each memory asked for, on a grid
+// whose vectors fit one block's shared memory (m = 40: 1,600 unknowns, 64 KB in double), so that shared_memory
+// is never refused for room.
 TYPED_TEST(CgGpu, ThePersistentClusterFormSolvesOnEveryClusterSize) {
   using T = TypeParam;
   using ksync::cuda::cg_cluster_vectors;

@@ -44,7 +44,8 @@ namespace ksync::cuda {
 
 // Where persistent_cluster keeps the solve's vectors (cg_tuning::cluster_vectors).
 enum class cg_cluster_vectors {
-  // shared_memory where it runs (the classic recurrence, blocks_per_multiprocessor = 0, and the vectors fit),
+  // shared_memory where it runs (the classic recurrence, blocks_per_multiprocessor = 0, and the vectors fit) and
+  // a block of the cluster has more than one row a thread (below that global memory was faster: docs/solvers.md),
   // global_memory otherwise
   automatic,
   // in the cluster's shared memory: r, both directions, Ap and x (and Jacobi's M^-1), a slab of rows a block,

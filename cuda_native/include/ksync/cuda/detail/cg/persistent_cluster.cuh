@@ -4,7 +4,8 @@
 // cluster's hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global
 // memory. tuning.cluster_vectors says where the vectors live: by default in the cluster's shared memory where
 // the resident kernel runs (cluster_resident.cuh: the classic recurrence, blocks_per_multiprocessor = 0, and a
-// block's slab fits the shared memory the device gives a block), in global memory otherwise, with the
+// block's slab fits the shared memory the device gives a block) and a block has more than one row a thread
+// (resident_from_rows), in global memory otherwise, with the
 // grid-wide forms' kernel (kernels.cuh). The cluster has tuning.cluster_blocks blocks, by default the largest
 // size the device takes for the global-memory kernel (16 where it takes the non-portable size; an H100 took 16)
 // but no more than one block per 256 unknowns (largest_cluster_size); tuning.elements_per_thread does not size
@@ -40,6 +41,14 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
   return largest_cluster_size(persistent_where, kernel, cg_kernels::block_size, 0, run.buffers->device, at_most);
 }
 
+// Automatic placement keeps the vectors in shared memory only where a block has more rows than this (more than
+// one a thread). Measured with each placement asked for (H100, docs/results/2026-12-06-h100-bc76a60, double, 16
+// blocks, the stencil, µs an iteration, shared against global): 4.17 against 3.84 at m = 64 (256 rows a block),
+// 5.53 against 5.74 at m = 128 (1,024), 10.76 against 13.76 at m = 256 (4,096). At one row a thread the resident
+// kernel's extra work per row (the direction formed at every point the row reads, the range test of every
+// entry) costs more than the L2 trips it saves.
+inline constexpr int resident_from_rows = cg_kernels::block_size;
+
 // Launches the resident kernel (after the start) and returns true where it runs; returns false, having done
 // nothing, where automatic placement leaves the vectors in global memory; throws std::invalid_argument, having
 // done nothing, where cluster_vectors = shared_memory cannot run.
@@ -63,6 +72,7 @@ bool launch_resident(const cg_run<T, Operator>& run) {
   require_cluster_code(persistent_where, reinterpret_cast<const void*>(kernel), run.buffers->device);
   const int blocks = cluster_blocks_of(run, cg_kernels::persistent_kernel<T, Operator, cluster_sync_barrier>);
   const auto slab = static_cast<int>((run.n() + blocks - 1) / blocks);
+  if (!asked && slab <= resident_from_rows) return false;
   const std::size_t bytes =
       static_cast<std::size_t>(cg_kernels::resident_vectors(weighted)) * static_cast<std::size_t>(slab) * sizeof(T);
   const device_guard on_device(run.buffers->device);
