@@ -42,11 +42,11 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
 }
 
 // Automatic placement keeps the vectors in shared memory only where a block has more rows than this (more than
-// one a thread). Measured with each placement asked for (H100, docs/results/2026-12-06-h100-bc76a60, double, 16
-// blocks, the stencil, µs an iteration, shared against global): 4.17 against 3.84 at m = 64 (256 rows a block),
-// 5.53 against 5.74 at m = 128 (1,024), 10.76 against 13.76 at m = 256 (4,096). At one row a thread the resident
-// kernel's extra work per row (the direction formed at every point the row reads, the range test of every
-// entry) costs more than the L2 trips it saves.
+// one a thread). Measured with each placement asked for (H100, docs/results/2026-12-06-h100-bc76a60, double, the
+// stencil, the default cluster: 16 blocks by inference, so 256, 1,024 and 4,096 rows a block; µs an iteration,
+// shared against global): 4.17 against 3.84 at m = 64, 5.53 against 5.74 at m = 128, 10.76 against 13.76 at
+// m = 256. My reading, not profiled: at one row a thread the resident kernel's extra work per row (the direction
+// formed at every point the row reads, the range test of every entry) costs more than the L2 trips it saves.
 inline constexpr int resident_from_rows = cg_kernels::block_size;
 
 // Launches the resident kernel (after the start) and returns true where it runs; returns false, having done
