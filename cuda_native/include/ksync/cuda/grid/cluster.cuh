@@ -38,46 +38,67 @@
 
 namespace ksync::cuda {
 
+namespace detail {
+
+// The launch configuration of a grid of one-dimensional clusters of cluster_size blocks (one cluster until
+// the launch sets gridDim): what cluster_launch launches with and what active_clusters asks the occupancy
+// calculator about. Not copyable: config.attrs points into it.
+struct cluster_config {
+  cluster_config(int block_size, int cluster_size, std::size_t dynamic_shared_bytes, cudaStream_t stream) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned int>(cluster_size);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned int>(cluster_size));
+    config.blockDim = dim3(static_cast<unsigned int>(block_size));
+    config.dynamicSmemBytes = dynamic_shared_bytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  cluster_config(const cluster_config&) = delete;
+  cluster_config& operator=(const cluster_config&) = delete;
+  cudaLaunchAttribute attribute{};
+  cudaLaunchConfig_t config{};
+};
+
+// Allows `kernel` clusters above 8 blocks (the non-portable sizes) where cluster_size asks for one; returns the
+// runtime's answer with the error cleared (cudaSuccess for the portable sizes, which need nothing).
+template <class... Parameters>
+cudaError_t allow_cluster_size(void (*kernel)(Parameters...), int cluster_size) {
+  if (cluster_size <= 8) return cudaSuccess;
+  const cudaError_t allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+  if (allowed != cudaSuccess) (void)cudaGetLastError();
+  return allowed;
+}
+
+}  // namespace detail
+
 template <class... Parameters>
 class cluster_launch {
  public:
   cluster_launch(const char* where, void (*kernel)(Parameters...), int block_size, int cluster_size,
                  std::size_t dynamic_shared_bytes, cudaStream_t stream)
-      : where_(where), kernel_(kernel) {
+      : where_(where), kernel_(kernel), shape_(block_size, cluster_size, dynamic_shared_bytes, stream) {
     detail::check_one_of(where, "cluster_size", cluster_size, cluster_sizes);
     detail::check_argument(block_size >= 1 && block_size <= 1024, where, "block_size = ", block_size,
                            " is outside [1, 1024]");
     const int device = stream_device(stream);
     detail::require_cluster_code(where, reinterpret_cast<const void*>(kernel), device);
-    if (cluster_size > 8) {
-      const cudaError_t allowed = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-      if (allowed != cudaSuccess) (void)cudaGetLastError();
-      detail::check_argument(allowed == cudaSuccess, where, "cluster_size = ", cluster_size,
-                             " needs the non-portable cluster size attribute, which device ", device, " refused (",
-                             cudaGetErrorName(allowed), ")");
-    }
+    const cudaError_t allowed = detail::allow_cluster_size(kernel, cluster_size);
+    detail::check_argument(allowed == cudaSuccess, where, "cluster_size = ", cluster_size,
+                           " needs the non-portable cluster size attribute, which device ", device, " refused (",
+                           cudaGetErrorName(allowed), ")");
     cluster_size_ = static_cast<unsigned int>(cluster_size);
-    attribute_.id = cudaLaunchAttributeClusterDimension;
-    attribute_.val.clusterDim.x = cluster_size_;
-    attribute_.val.clusterDim.y = 1;
-    attribute_.val.clusterDim.z = 1;
-    config_.gridDim = dim3(cluster_size_);
-    config_.blockDim = dim3(static_cast<unsigned int>(block_size));
-    config_.dynamicSmemBytes = dynamic_shared_bytes;
-    config_.stream = stream;
-    config_.attrs = &attribute_;
-    config_.numAttrs = 1;
     // A cluster the device cannot hold shows here as 0 clusters or as an error: both are the caller's
     // choice of sizes, reported as such.
-    const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&max_active_clusters_, kernel, &config_);
+    const cudaError_t occupancy = cudaOccupancyMaxActiveClusters(&max_active_clusters_, kernel, &shape_.config);
     if (occupancy != cudaSuccess) (void)cudaGetLastError();
     detail::check_argument(occupancy == cudaSuccess && max_active_clusters_ > 0, where, "cluster_size = ", cluster_size,
                            " is refused for blocks of ", block_size, " threads and ", dynamic_shared_bytes,
                            " bytes of dynamic shared memory on device ", device, " (", cudaGetErrorName(occupancy),
                            ", ", max_active_clusters_, " clusters fit)");
   }
-  cluster_launch(const cluster_launch&) = delete;  // config_.attrs points into this object
-  cluster_launch& operator=(const cluster_launch&) = delete;
 
   [[nodiscard]] unsigned int cluster_size() const noexcept { return cluster_size_; }
   // Clusters of this kernel the device holds at once (clusters are placed within one GPC each, so this can
@@ -91,17 +112,16 @@ class cluster_launch {
                   "cluster_launch::launch: pass exactly one argument per kernel parameter");
     detail::check_argument(clusters >= 1 && clusters <= 0x7fffffffu / cluster_size_, where_, "clusters = ", clusters,
                            " is outside [1, ", 0x7fffffffu / cluster_size_, "]");
-    config_.gridDim = dim3(clusters * cluster_size_);
-    KSYNC_CUDA_CHECK(cudaLaunchKernelEx(&config_, kernel_, static_cast<Parameters>(arguments)...));
+    shape_.config.gridDim = dim3(clusters * cluster_size_);
+    KSYNC_CUDA_CHECK(cudaLaunchKernelEx(&shape_.config, kernel_, static_cast<Parameters>(arguments)...));
   }
 
  private:
   const char* where_;
   void (*kernel_)(Parameters...);
+  detail::cluster_config shape_;  // not copyable, and so neither is cluster_launch
   unsigned int cluster_size_ = 1;
   int max_active_clusters_ = 0;
-  cudaLaunchAttribute attribute_{};
-  cudaLaunchConfig_t config_{};
 };
 
 // The largest of cluster_sizes no larger than `at_most` (at least 1) that `device` takes for `kernel` in blocks
@@ -114,8 +134,7 @@ template <class... Parameters>
   detail::require_cluster_code(where, reinterpret_cast<const void*>(kernel), device);
   const device_guard on_device(device);
   // Without the attribute the device offers only the portable sizes (up to 8); a refusal leaves those.
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
-    (void)cudaGetLastError();
+  (void)detail::allow_cluster_size(kernel, cluster_sizes.back());
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned int>(cluster_sizes.back()));
   config.blockDim = dim3(static_cast<unsigned int>(block_size));
@@ -138,24 +157,10 @@ template <class... Parameters>
 template <class... Parameters>
 [[nodiscard]] int active_clusters(void (*kernel)(Parameters...), int block_size, int cluster_size,
                                   std::size_t dynamic_shared_bytes) {
-  if (cluster_size > 8 &&
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return 0;
-  }
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned int>(cluster_size);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned int>(cluster_size));
-  config.blockDim = dim3(static_cast<unsigned int>(block_size));
-  config.dynamicSmemBytes = dynamic_shared_bytes;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  if (detail::allow_cluster_size(kernel, cluster_size) != cudaSuccess) return 0;
+  const detail::cluster_config shape(block_size, cluster_size, dynamic_shared_bytes, nullptr);
   int clusters = 0;
-  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &shape.config) != cudaSuccess) {
     (void)cudaGetLastError();
     return 0;
   }
