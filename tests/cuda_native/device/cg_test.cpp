@@ -19,6 +19,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -120,6 +121,25 @@ TYPED_TEST(CgGpu, TheClusterKeepsAMatrixsVectorsInSharedMemory) {
       }
     }
   }
+}
+
+// Two host threads solving different sizes in shared memory at once, each on its own cudaStreamPerThread: the
+// resident kernel's dynamic shared-memory limit is one value for the device (persistent_cluster.cuh), so neither
+// launch can find it lowered to the other's need. At m = 80 a block's five vectors take 64,000 bytes (double),
+// above the 48 KB a kernel gets without raising the limit (m = 40 under the sanitizers: 16,000); at m = 32, 10,240.
+TEST(CgClusterVectorsGpu, TwoHostThreadsSolveDifferentSizesAtOnce) {
+  KSYNC_REQUIRE_CLUSTERS();
+  const auto solve_repeatedly = [](int m) {
+    const auto guess = ksync::test::cg_right_hand_side<double>(m, 5u);
+    for (int round = 0; round < 8; ++round)
+      expect_matches_reference<double>(
+          m, cg_form::persistent_cluster, guess,
+          {.cluster_blocks = 4, .cluster_vectors = ksync::cuda::cg_cluster_vectors::shared_memory});
+  };
+  std::thread small(solve_repeatedly, 32);
+  std::thread large(solve_repeatedly, ksync::test::cg_grid_enabled(80) ? 80 : 40);
+  small.join();
+  large.join();
 }
 
 // shared_memory where the resident kernel cannot run: refused before any work, naming why; x left as it was.

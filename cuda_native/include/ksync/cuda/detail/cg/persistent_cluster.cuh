@@ -89,7 +89,10 @@ bool launch_resident(const cg_run<T, Operator>& run) {
                    free_bytes);
     return false;
   }
-  KSYNC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  // The kernel's limit is the device's whole free room, not this solve's bytes: every solve on the device sets
+  // the same value, so host threads solving different sizes at once cannot lower it under another's launch.
+  KSYNC_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(free_bytes)));
   if (!asked && active_clusters(kernel, cg_kernels::block_size, blocks, bytes) < 1) return false;
   cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, blocks, bytes, run.stream);
   enqueue_start(run);  // after every check, which throw before any work
