@@ -7,7 +7,9 @@
 // blocks through distributed shared memory (cluster.map_shared_rank), so the built-in stencil and any CSR
 // matrix run here alike. Between the two cluster barriers of an iteration no entry leaves the multiprocessors:
 // where the grid-wide forms wait on L2 after every barrier (the loads of the neighbours, the partial sums),
-// this kernel waits on shared memory. x and r go back to global memory once, when the solve stops.
+// this kernel waits on shared memory. Phase A forms a block's own entries of the new direction once, before a
+// block barrier, and A p reads them there; another block's entries it forms where read (that block's are not
+// published until the cluster barrier). x and r go back to global memory once, when the solve stops.
 // The phases are those of persistent_solve (kernels.cuh), entry for entry the same arithmetic; only the
 // order in which the partial sums are added differs (a block's rows are contiguous here).
 #pragma once
@@ -67,6 +69,21 @@ struct cluster_direction {
   template <class Index>
   __device__ T operator()(Index j) const {
     return (Weighted ? r(j) * inverse(j) : r(j)) + beta * p(j);
+  }
+};
+
+// The new direction as A p reads it: this block's entries from p_new, which phase A formed once before a block
+// barrier; another block's formed where read from its r and old direction (its p_new is not published until
+// the cluster barrier after phase A), with the same arithmetic, so every block sees the same values.
+template <class T, bool Weighted>
+struct cluster_fresh_direction {
+  const T* p_new;  // this block's entries, at its own offsets
+  cluster_direction<T, Weighted> formed;
+  template <class Index>
+  __device__ T operator()(Index entry) const {
+    const int own = static_cast<int>(entry) - formed.r.begin;
+    if (static_cast<unsigned int>(own) < static_cast<unsigned int>(formed.r.count)) return p_new[own];
+    return formed(entry);
   }
 };
 
@@ -134,14 +151,18 @@ __global__ void __launch_bounds__(block_size, 1)
     T* const p_old = s.iteration % 2 == 0 ? p_even : p_odd;
     T* const p_new = s.iteration % 2 == 0 ? p_odd : p_even;
     const cluster_direction<T, Weighted> next{slabs(r), slabs(p_old), slabs(inverse), s.beta};
+    for (int l = tid; l < count; l += block_size)  // data bound: this block's rows
+      p_new[l] = next(begin + l);
+    // Participation: every thread of the block (the loop condition is uniform over the cluster). Data: the block's
+    // own entries [0, count) of p_new. Publishes them to the block's rows of A p below, which read them instead of
+    // forming them again at every point a row reads.
+    __syncthreads();
+    const cluster_fresh_direction<T, Weighted> fresh{p_new, next};
     T sum = 0;
     for (int l = tid; l < count; l += block_size) {  // data bound: this block's rows
-      const int i = begin + l;
-      const T p_i = next(i);
-      const T ap_i = static_cast<T>(op(next, i));
-      p_new[l] = p_i;
+      const T ap_i = static_cast<T>(op(fresh, begin + l));
       ap[l] = ap_i;
-      sum += p_i * ap_i;
+      sum += p_new[l] * ap_i;
     }
     const T p_ap = block::reduce_shuffle<block_size>(sum, scratch_a, plus{});
     if (tid == 0) share_a = p_ap;
