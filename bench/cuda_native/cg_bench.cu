@@ -191,14 +191,18 @@ void ksync::bench::register_cg_benchmarks(bool smoke) {
                               cg_form::persistent_cluster, ksync::cg_recurrence::classic, iterations,
                               ksync::cuda::cg_tuning{.cluster_blocks = blocks});
   }
-  // persistent_cluster with its vectors in each memory (tuning.cluster_vectors; its own rows take automatic), the
-  // classic recurrence, on the cluster it picks.
-  for (const auto placement :
-       {ksync::cuda::cg_cluster_vectors::shared_memory, ksync::cuda::cg_cluster_vectors::global_memory}) {
-    for (const std::int64_t m : smoke ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128, 256})
-      ksync::bench::add_timed("native/cg_cluster_vectors/" + std::string(ksync::cuda::to_string(placement)) + "/double",
-                              m, time_cg, cg_form::persistent_cluster, ksync::cg_recurrence::classic, iterations,
-                              ksync::cuda::cg_tuning{.cluster_vectors = placement});
+  // persistent_cluster with its vectors in each memory (tuning.cluster_vectors; its own rows take automatic), each
+  // recurrence, on the cluster it picks.
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
+    const std::string prefix = recurrence == ksync::cg_recurrence::pipelined ? "native/cg_cluster_vectors/pipelined/"
+                                                                             : "native/cg_cluster_vectors/";
+    for (const auto placement :
+         {ksync::cuda::cg_cluster_vectors::shared_memory, ksync::cuda::cg_cluster_vectors::global_memory}) {
+      for (const std::int64_t m : smoke ? std::vector<std::int64_t>{64} : std::vector<std::int64_t>{64, 128, 256})
+        ksync::bench::add_timed(prefix + std::string(ksync::cuda::to_string(placement)) + "/double", m, time_cg,
+                                cg_form::persistent_cluster, recurrence, iterations,
+                                ksync::cuda::cg_tuning{.cluster_vectors = placement});
+    }
   }
   benchmark::RegisterBenchmark("native/cg_floor/copy/double", time_copy_rate)->UseManualTime();
   for (const auto m : cg_grid_sizes(smoke))

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,38 @@ TYPED_TEST(CgPipelinedGpu, TheBuiltInOperatorMatchesTheHostCg) {
       SCOPED_TRACE("m = " + std::to_string(m) + ", form " + std::string(ksync::to_string(form)));
       const auto [result, x] = ksync::test::solve_case(m, c, form, options);
       ksync::test::expect_agrees(c, result, x, ksync::test::pipelined_agreement<T>(c.reference.iterations));
+    }
+  }
+}
+
+// persistent_cluster with the pipelined recurrence's vectors in the cluster's shared memory (cluster_pipelined.cuh)
+// on every cluster size: a random graph Laplacian (most of a row's entries live in other blocks) with and without
+// Jacobi, and the built-in stencil on 9 unknowns (blocks past the ninth hold no rows) and on 1,600 (289 under
+// the sanitizers).
+TYPED_TEST(CgPipelinedGpu, TheClusterKeepsItsVectorsInSharedMemory) {
+  using T = TypeParam;
+  KSYNC_REQUIRE_CLUSTERS();
+  const auto host = ksync::test::generate<T, std::int32_t>(sparse_family::random_laplacian, sanitizing() ? 12 : 24);
+  for (const int blocks : {1, 2, 4, 8, 16}) {
+    SCOPED_TRACE("cluster_blocks = " + std::to_string(blocks));
+    const ksync::cuda::cg_tuning tuning{.cluster_blocks = blocks,
+                                        .cluster_vectors = ksync::cuda::cg_cluster_vectors::shared_memory};
+    try {
+      for (const auto preconditioner : {ksync::cg_preconditioner::none, ksync::cg_preconditioner::jacobi})
+        ksync::test::expect_csr_solves(host, cg_form::persistent_cluster, preconditioner, cg_recurrence::pipelined,
+                                       tuning);
+      for (const int m : {3, sanitizing() ? 17 : 40}) {
+        SCOPED_TRACE("the stencil, m = " + std::to_string(m));
+        const auto c = ksync::test::stencil_case<T>(m, 5u, 40);
+        auto options = c.options(4);
+        options.recurrence = cg_recurrence::pipelined;
+        const auto [result, x] = ksync::test::solve_case(m, c, cg_form::persistent_cluster, options, tuning);
+        ksync::test::expect_agrees(c, result, x, ksync::test::pipelined_agreement<T>(c.reference.iterations));
+      }
+    } catch (const std::invalid_argument& error) {
+      // Only the non-portable size may be refused, and then with a message that names it.
+      EXPECT_EQ(blocks, 16) << error.what();
+      EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
     }
   }
 }

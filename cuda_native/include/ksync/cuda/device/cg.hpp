@@ -44,14 +44,14 @@ namespace ksync::cuda {
 
 // Where persistent_cluster keeps the solve's vectors (cg_tuning::cluster_vectors).
 enum class cg_cluster_vectors {
-  // shared_memory where it runs (the classic recurrence, blocks_per_multiprocessor = 0, and the vectors fit) and
-  // a block of the cluster has more than one row a thread (below that global memory was faster: docs/solvers.md),
-  // global_memory otherwise
+  // shared_memory where it runs (blocks_per_multiprocessor = 0 and the vectors fit) and a block of the cluster
+  // has more than one row a thread (below that global memory was faster: docs/solvers.md), global_memory otherwise
   automatic,
-  // in the cluster's shared memory: r, both directions, Ap and x (and Jacobi's M^-1), a slab of rows a block,
-  // the other blocks' entries read through distributed shared memory. Refused for the pipelined recurrence, for
-  // blocks_per_multiprocessor other than 0, and where a block's slab needs more shared memory than the device
-  // gives a block (double, 16 blocks: about 92,000 unknowns, 77,000 with Jacobi on an H100).
+  // in the cluster's shared memory, a slab of rows a block, the other blocks' entries read through distributed
+  // shared memory: the classic recurrence's r, both directions, Ap and x; the pipelined one's x, r, both w, z, s
+  // and p; and Jacobi's M^-1. Refused for blocks_per_multiprocessor other than 0, and where a block's slabs need
+  // more shared memory than the device gives a block (double, 16 blocks, an H100's 232,448 bytes: about 92,000
+  // unknowns classic, 77,000 with Jacobi; about 66,000 pipelined, 58,000 with Jacobi).
   shared_memory,
   global_memory,  // in global memory, as the grid-wide persistent forms keep them
 };

@@ -3,10 +3,10 @@
 // cg_form::persistent_cluster — the persistent kernel on a grid of one thread-block cluster (sm_90), the
 // cluster's hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global
 // memory. tuning.cluster_vectors says where the vectors live: by default in the cluster's shared memory where
-// the resident kernel runs (cluster_resident.cuh: the classic recurrence, blocks_per_multiprocessor = 0, and a
-// block's slab fits the shared memory the device gives a block) and a block has more than one row a thread
-// (resident_from_rows), in global memory otherwise, with the
-// grid-wide forms' kernel (kernels.cuh). The cluster has tuning.cluster_blocks blocks, by default the largest
+// the resident kernel of the recurrence runs (cluster_resident.cuh, classic; cluster_pipelined.cuh, pipelined:
+// blocks_per_multiprocessor = 0 and a block's slabs fit the shared memory the device gives a block) and a block
+// has more than one row a thread (resident_from_rows), in global memory otherwise, with the grid-wide forms'
+// kernels (kernels.cuh, pipelined_kernels.cuh). The cluster has tuning.cluster_blocks blocks, by default the largest
 // size the device takes for the global-memory kernel (16 where it takes the non-portable size; an H100 took 16)
 // but no more than one block per 256 unknowns (largest_cluster_size); tuning.elements_per_thread does not size
 // it. At most 16 blocks of 4 partial slots: far fewer than the solver's partial_slots (2 per resident block of
@@ -19,6 +19,7 @@
 // resident kernel cannot run.
 #pragma once
 
+#include <ksync/cuda/detail/cg/cluster_pipelined.cuh>
 #include <ksync/cuda/detail/cg/cluster_resident.cuh>
 #include <ksync/cuda/detail/cg/persistent.cuh>
 #include <ksync/cuda/grid/cluster.cuh>
@@ -49,56 +50,73 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
 // formed at every point the row reads, the range test of every entry) costs more than the L2 trips it saves.
 inline constexpr int resident_from_rows = cg_kernels::block_size;
 
-// Launches the resident kernel (after the start) and returns true where it runs; returns false, having done
-// nothing, where automatic placement leaves the vectors in global memory; throws std::invalid_argument, having
-// done nothing, where cluster_vectors = shared_memory cannot run.
+// Launches the resident kernel of the run's recurrence (after the start) and returns true where it runs; returns
+// false, having done nothing, where automatic placement leaves the vectors in global memory; throws
+// std::invalid_argument, having done nothing, where cluster_vectors = shared_memory cannot run.
 template <class T, class Operator>
 bool launch_resident(const cg_run<T, Operator>& run) {
   const cg_cluster_vectors placement = run.tuning.cluster_vectors;
   if (placement == cg_cluster_vectors::global_memory) return false;
   const bool asked = placement == cg_cluster_vectors::shared_memory;
-  if (run.pipelined() || run.tuning.blocks_per_multiprocessor != 0) {
+  if (run.tuning.blocks_per_multiprocessor != 0) {
     check_argument(!asked, persistent_where,
-                   "tuning.cluster_vectors = shared_memory runs the classic recurrence on one block a "
-                   "multiprocessor; options.recurrence = ",
-                   to_string(run.options.recurrence),
-                   " and tuning.blocks_per_multiprocessor = ", run.tuning.blocks_per_multiprocessor,
-                   " need cluster_vectors = global_memory or automatic");
+                   "tuning.cluster_vectors = shared_memory runs one block a multiprocessor; "
+                   "tuning.blocks_per_multiprocessor = ",
+                   run.tuning.blocks_per_multiprocessor, " needs cluster_vectors = global_memory or automatic");
     return false;
   }
   const bool weighted = run.inverse_diagonal != nullptr;
-  const auto kernel = weighted ? cg_kernels::cluster_resident_kernel<T, Operator, true>
-                               : cg_kernels::cluster_resident_kernel<T, Operator, false>;
-  require_cluster_code(persistent_where, reinterpret_cast<const void*>(kernel), run.buffers->device);
-  const int blocks = cluster_blocks_of(run, cg_kernels::persistent_kernel<T, Operator, cluster_sync_barrier>);
-  const auto slab = static_cast<int>((run.n() + blocks - 1) / blocks);
-  if (!asked && slab <= resident_from_rows) return false;
-  const std::size_t bytes =
-      static_cast<std::size_t>(cg_kernels::resident_vectors(weighted)) * static_cast<std::size_t>(slab) * sizeof(T);
-  const device_guard on_device(run.buffers->device);
-  int room = 0;
-  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, run.buffers->device));
-  cudaFuncAttributes attributes{};
-  KSYNC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  const std::size_t free_bytes = static_cast<std::size_t>(room) -
-                                 std::min<std::size_t>(attributes.sharedSizeBytes, static_cast<std::size_t>(room));
-  if (bytes > free_bytes) {
-    check_argument(!asked, persistent_where, "tuning.cluster_vectors = shared_memory: ", run.n(),
-                   " unknowns on a cluster of ", blocks, " blocks need ", bytes,
-                   " bytes of shared memory a block for their vectors; device ", run.buffers->device, " gives ",
-                   free_bytes);
-    return false;
+  // kernel: the resident kernel; vectors: the slabs it keeps a block; global_kernel: the global-memory kernel of
+  // the same recurrence, which sizes the cluster; launch_with(launch, slab) launches it with its arguments.
+  const auto fit_and_launch = [&](auto kernel, int vectors, auto global_kernel, auto&& launch_with) {
+    require_cluster_code(persistent_where, reinterpret_cast<const void*>(kernel), run.buffers->device);
+    const int blocks = cluster_blocks_of(run, global_kernel);
+    const auto slab = static_cast<int>((run.n() + blocks - 1) / blocks);
+    if (!asked && slab <= resident_from_rows) return false;
+    const std::size_t bytes = static_cast<std::size_t>(vectors) * static_cast<std::size_t>(slab) * sizeof(T);
+    const device_guard on_device(run.buffers->device);
+    int room = 0;
+    KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, run.buffers->device));
+    cudaFuncAttributes attributes{};
+    KSYNC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    const std::size_t free_bytes = static_cast<std::size_t>(room) -
+                                   std::min<std::size_t>(attributes.sharedSizeBytes, static_cast<std::size_t>(room));
+    if (bytes > free_bytes) {
+      check_argument(!asked, persistent_where, "tuning.cluster_vectors = shared_memory: ", run.n(),
+                     " unknowns on a cluster of ", blocks, " blocks need ", bytes,
+                     " bytes of shared memory a block for their vectors; device ", run.buffers->device, " gives ",
+                     free_bytes);
+      return false;
+    }
+    // The kernel's limit is the device's whole free room, not this solve's bytes: every solve on the device sets
+    // the same value, so host threads solving different sizes at once cannot lower it under another's launch.
+    KSYNC_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(free_bytes)));
+    if (!asked && active_clusters(kernel, cg_kernels::block_size, blocks, bytes) < 1) return false;
+    cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, blocks, bytes, run.stream);
+    enqueue_start(run);  // after every check, which throw before any work
+    launch_with(launch, slab);
+    return true;
+  };
+  const auto tolerance = run.options.tolerance;
+  const auto max_iterations = run.options.max_iterations;
+  if (run.pipelined()) {
+    return fit_and_launch(weighted ? cg_kernels::cluster_pipelined_kernel<T, Operator, true>
+                                   : cg_kernels::cluster_pipelined_kernel<T, Operator, false>,
+                          cg_kernels::pipelined_resident_vectors(weighted),
+                          cg_kernels::persistent_pipelined_kernel<T, Operator, cluster_sync_barrier>,
+                          [&](auto& launch, int slab) {
+                            launch.launch(1, run.state(), run.op, run.pipelined_vectors(), static_cast<int>(run.n()),
+                                          slab, tolerance, max_iterations, run.history);
+                          });
   }
-  // The kernel's limit is the device's whole free room, not this solve's bytes: every solve on the device sets
-  // the same value, so host threads solving different sizes at once cannot lower it under another's launch.
-  KSYNC_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(free_bytes)));
-  if (!asked && active_clusters(kernel, cg_kernels::block_size, blocks, bytes) < 1) return false;
-  cluster_launch launch(persistent_where, kernel, cg_kernels::block_size, blocks, bytes, run.stream);
-  enqueue_start(run);  // after every check, which throw before any work
-  launch.launch(1, run.state(), run.op, run.vectors(), slab, run.options.tolerance, run.options.max_iterations,
-                run.history);
-  return true;
+  return fit_and_launch(weighted ? cg_kernels::cluster_resident_kernel<T, Operator, true>
+                                 : cg_kernels::cluster_resident_kernel<T, Operator, false>,
+                        cg_kernels::resident_vectors(weighted),
+                        cg_kernels::persistent_kernel<T, Operator, cluster_sync_barrier>, [&](auto& launch, int slab) {
+                          launch.launch(1, run.state(), run.op, run.vectors(), slab, tolerance, max_iterations,
+                                        run.history);
+                        });
 }
 
 struct persistent_cluster : ksync::detail::implements<cg_form::persistent_cluster> {
