@@ -43,11 +43,13 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
 }
 
 // Automatic placement keeps the vectors in shared memory only where a block has more rows than this (more than
-// one a thread). Measured with each placement asked for (H100, docs/results/2026-12-06-h100-bc76a60, double, the
-// stencil, the default cluster: 16 blocks by inference, so 256, 1,024 and 4,096 rows a block; µs an iteration,
-// shared against global): 4.17 against 3.84 at m = 64, 5.53 against 5.74 at m = 128, 10.76 against 13.76 at
-// m = 256. My reading, not profiled: at one row a thread the resident kernel's extra work per row (the direction
-// formed at every point the row reads, the range test of every entry) costs more than the L2 trips it saves.
+// one a thread). Measured with each placement asked for (H100s, double, the stencil, the default cluster: 16
+// blocks by inference, so 256, 1,024 and 4,096 rows a block; µs an iteration, shared against global): at bc76a60
+// (docs/results/2026-12-06-h100-bc76a60) 4.17 against 3.84 at m = 64, 5.53 against 5.74 at m = 128, 10.76
+// against 13.76 at m = 256; with each block's own direction entries formed once (docs/results/2026-12-06-h100-16662b7,
+// a later call) 4.41 against 4.05, 5.40 against 5.97, 9.92 against 14.17. My reading, not profiled: at one row a
+// thread the resident kernel's extra work per row (the direction stored before a block barrier, the range test
+// of every entry read) costs more than the L2 trips it saves.
 inline constexpr int resident_from_rows = cg_kernels::block_size;
 
 // Launches the resident kernel of the run's recurrence (after the start) and returns true where it runs; returns
