@@ -62,10 +62,7 @@ __global__ void __launch_bounds__(block_size, 1)
   cg_scalars<T> s = *state;
   if (s.done != 0) return;  // uniform over the cluster, and before any access to another block
   const auto cluster = cooperative_groups::this_cluster();
-  const unsigned int blocks = cluster.num_blocks();
-  const int rank = static_cast<int>(cluster.block_rank());
-  const int begin = min(n, rank * slab);
-  const int count = min(n, begin + slab) - begin;
+  const auto [blocks, rank, begin, count] = this_block_slab(n, slab);
   T* const base = reinterpret_cast<T*>(resident_bytes);
   // The block's slabs, at its own offsets: the kernel's rows run on them with local indices.
   const cg_pipelined_vectors<T> local{.x = base,

@@ -104,6 +104,27 @@ __device__ T cluster_total(T& slot, unsigned int blocks) {
 #endif
 }
 
+// This block's place among the cluster's slabs of n entries, `slab` a block: the cluster's size, the block's rank,
+// its first entry and how many it holds (the last blocks may hold fewer, or none). Both resident kernels start so.
+struct cluster_slab_place {
+  unsigned int blocks;
+  int rank;
+  int begin;
+  int count;
+};
+__device__ inline cluster_slab_place this_block_slab(int n, int slab) {
+#if !KSYNC_CLUSTER_CODE
+  (void)n, (void)slab;
+  __trap();  // not reached: cluster_launch refuses kernels without sm_90 code
+  return {};
+#else
+  const auto cluster = cooperative_groups::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());
+  const int begin = min(n, rank * slab);
+  return {.blocks = cluster.num_blocks(), .rank = rank, .begin = begin, .count = min(n, begin + slab) - begin};
+#endif
+}
+
 // The whole solve on one cluster (gridDim.x = the cluster's blocks), block_size threads a block, and
 // resident_vectors(Weighted) * slab entries of dynamic shared memory a block. The start (enqueue_start) has
 // left r = b - A x in v.r, the state's scalars, and M^-1 in v.inverse_diagonal when Weighted.
@@ -123,10 +144,7 @@ __global__ void __launch_bounds__(block_size, 1)
   cg_scalars<T> s = *state;
   if (s.done != 0) return;  // uniform over the cluster, and before any access to another block
   const auto cluster = cooperative_groups::this_cluster();
-  const unsigned int blocks = cluster.num_blocks();
-  const int rank = static_cast<int>(cluster.block_rank());
-  const int begin = min(v.n, rank * slab);
-  const int count = min(v.n, begin + slab) - begin;
+  const auto [blocks, rank, begin, count] = this_block_slab(v.n, slab);
   T* const r = reinterpret_cast<T*>(resident_bytes);
   T* const p_even = r + slab;
   T* const p_odd = p_even + slab;
