@@ -49,7 +49,9 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
 // against 13.76 at m = 256; with each block's own direction entries formed once (docs/results/2026-12-06-h100-16662b7,
 // a later call) 4.41 against 4.05, 5.40 against 5.97, 9.92 against 14.17. My reading, not profiled: at one row a
 // thread the resident kernel's extra work per row (the direction stored before a block barrier, the range test
-// of every entry read) costs more than the L2 trips it saves.
+// of every entry read) costs more than the L2 trips it saves. The pipelined resident kernel beat its global
+// placement at one row a thread too (3.78 against 4.25 µs at m = 64, the 16662b7 run); it keeps this rule until
+// the GPU suite has run with the rule relaxed for it.
 inline constexpr int resident_from_rows = cg_kernels::block_size;
 
 // Launches the resident kernel of the run's recurrence (after the start) and returns true where it runs; returns
