@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #define KSYNC_REQUIRE_GPU() KSYNC_REQUIRE_GPUS(1)
@@ -71,6 +72,18 @@ inline bool refused_here(ksync::reduce_strategy strategy) {
 // ... and for a CG form (only persistent_cluster, where clusters cannot run).
 inline bool refused_here(ksync::cg_form form) {
   return form == ksync::cg_form::persistent_cluster && !cluster_support_here().available;
+}
+
+// Runs body(); a std::invalid_argument from it passes only where cluster_size is 16, the non-portable size a device
+// may refuse (grid/cluster.cuh), and only with a message that names that size.
+template <class Body>
+void expect_runs_unless_cluster_16_is_refused(int cluster_size, Body&& body) {
+  try {
+    body();
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(cluster_size, 16) << error.what();
+    EXPECT_NE(std::string(error.what()).find("cluster_size = 16"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace ksync::test
