@@ -44,9 +44,9 @@ namespace ksync::cuda {
 
 // Where persistent_cluster keeps the solve's vectors (cg_tuning::cluster_vectors).
 enum class cg_cluster_vectors {
-  // shared_memory where it runs (blocks_per_multiprocessor = 0 and the vectors fit) and a block of the cluster
-  // has more than one row a thread (below that global memory was faster for the classic recurrence, not for the
-  // pipelined one, which keeps the same rule for now: docs/solvers.md), global_memory otherwise
+  // shared_memory where it runs (blocks_per_multiprocessor = 0 and the vectors fit) and, for the classic
+  // recurrence, a block of the cluster has more than one row a thread (below that global memory was faster for
+  // it, not for the pipelined one: docs/solvers.md), global_memory otherwise
   automatic,
   // in the cluster's shared memory, a slab of rows a block, the other blocks' entries read through distributed
   // shared memory: the classic recurrence's r, both directions, Ap and x; the pipelined one's x, r, both w, z, s

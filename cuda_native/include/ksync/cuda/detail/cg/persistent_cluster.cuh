@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// cg_form::persistent_cluster — the persistent kernel on a grid of one thread-block cluster (sm_90), the
-// cluster's hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global
-// memory. tuning.cluster_vectors says where the vectors live: by default in the cluster's shared memory where
-// the resident kernel of the recurrence runs (cluster_resident.cuh, classic; cluster_pipelined.cuh, pipelined:
-// blocks_per_multiprocessor = 0 and a block's slabs fit the shared memory the device gives a block) and a block
-// has more than one row a thread (resident_from_rows), in global memory otherwise, with the grid-wide forms'
-// kernels (kernels.cuh, pipelined_kernels.cuh). The cluster has tuning.cluster_blocks blocks, by default the largest
-// size the device takes for the global-memory kernel (16 where it takes the non-portable size; an H100 took 16)
-// but no more than one block per 256 unknowns (largest_cluster_size); tuning.elements_per_thread does not size
-// it. At most 16 blocks of 4 partial slots: far fewer than the solver's partial_slots (2 per resident block of
-// the whole device). In global memory, the grid's check and the kernel's build come from launch_persistent
-// (persistent.cuh) as for the grid-wide forms, from the device's co-resident grid, not the cluster:
-// tuning.blocks_per_multiprocessor is refused where that many blocks cannot be resident and picks the held build
-// where the roomy one does not fit them, and otherwise the roomy build runs. Measured (docs/solvers.md, "One
-// cluster"). Refused with std::invalid_argument, before any work, on a device or a build without clusters, for
-// a cluster size the device does not take (grid/cluster.cuh), and for cluster_vectors = shared_memory where the
-// resident kernel cannot run.
+// cg_form::persistent_cluster — the persistent kernel on a grid of one thread-block cluster (sm_90), the cluster's
+// hardware barrier (cluster.sync()) between the phases instead of a grid barrier through global memory.
+// tuning.cluster_vectors says where the vectors live: by default in the cluster's shared memory where the resident
+// kernel of the recurrence runs (cluster_resident.cuh, classic; cluster_pipelined.cuh, pipelined:
+// blocks_per_multiprocessor = 0 and a block's slabs fit the shared memory the device gives a block) and, for the
+// classic recurrence, a block has more than one row a thread (resident_from_rows), in global memory otherwise, with the
+// grid-wide forms' kernels (kernels.cuh, pipelined_kernels.cuh). The cluster has tuning.cluster_blocks blocks, by
+// default the largest size the device takes for the global-memory kernel (16 where it takes the non-portable size; an
+// H100 took 16) but no more than one block per 256 unknowns (largest_cluster_size); tuning.elements_per_thread does not
+// size it. At most 16 blocks of 4 partial slots: far fewer than the solver's partial_slots (2 per resident block of the
+// whole device). In global memory, the grid's check and the kernel's build come from launch_persistent (persistent.cuh)
+// as for the grid-wide forms, from the device's co-resident grid, not the cluster: tuning.blocks_per_multiprocessor is
+// refused where that many blocks cannot be resident and picks the held build where the roomy one does not fit them, and
+// otherwise the roomy build runs. Measured (docs/solvers.md, "One cluster"). Refused with std::invalid_argument, before
+// any work, on a device or a build without clusters, for a cluster size the device does not take (grid/cluster.cuh),
+// and for cluster_vectors = shared_memory where the resident kernel cannot run.
 #pragma once
 
 #include <ksync/cuda/detail/cg/cluster_pipelined.cuh>
@@ -49,10 +48,11 @@ int cluster_blocks_of(const cg_run<T, Operator>& run, Kernel kernel) {
 // against 13.76 at m = 256; with each block's own direction entries formed once (docs/results/2026-12-06-h100-16662b7,
 // a later call) 4.41 against 4.05, 5.40 against 5.97, 9.92 against 14.17. My reading, not profiled: at one row a
 // thread the resident kernel's extra work per row (the direction stored before a block barrier, the range test
-// of every entry read) costs more than the L2 trips it saves. The pipelined resident kernel beat its global
-// placement at one row a thread too (3.78 against 4.25 µs at m = 64, the 16662b7 run); it keeps this rule until
-// the GPU suite has run with the rule relaxed for it.
+// of every entry read) costs more than the L2 trips it saves.
 inline constexpr int resident_from_rows = cg_kernels::block_size;
+// The pipelined resident kernel beat its global placement at one row a thread too (3.78 against 4.25 µs at m = 64,
+// docs/results/2026-12-06-h100-16662b7): automatic placement keeps its vectors in shared memory at every slab.
+inline constexpr int pipelined_resident_from_rows = 0;
 
 // Launches the resident kernel of the run's recurrence (after the start) and returns true where it runs; returns
 // false, having done nothing, where automatic placement leaves the vectors in global memory; throws
@@ -70,13 +70,14 @@ bool launch_resident(const cg_run<T, Operator>& run) {
     return false;
   }
   const bool weighted = run.inverse_diagonal != nullptr;
-  // kernel: the resident kernel; vectors: the slabs it keeps a block; global_kernel: the global-memory kernel of
-  // the same recurrence, which sizes the cluster; launch_with(launch, slab) launches it with its arguments.
-  const auto fit_and_launch = [&](auto kernel, int vectors, auto global_kernel, auto&& launch_with) {
+  // kernel: the resident kernel; vectors: the slabs it keeps a block; from_rows: automatic placement runs it only
+  // on slabs of more rows than this; global_kernel: the global-memory kernel of the same recurrence, which sizes
+  // the cluster; launch_with(launch, slab) launches it with its arguments.
+  const auto fit_and_launch = [&](auto kernel, int vectors, int from_rows, auto global_kernel, auto&& launch_with) {
     require_cluster_code(persistent_where, reinterpret_cast<const void*>(kernel), run.buffers->device);
     const int blocks = cluster_blocks_of(run, global_kernel);
     const auto slab = static_cast<int>((run.n() + blocks - 1) / blocks);
-    if (!asked && slab <= resident_from_rows) return false;
+    if (!asked && slab <= from_rows) return false;
     const std::size_t bytes = static_cast<std::size_t>(vectors) * static_cast<std::size_t>(slab) * sizeof(T);
     const device_guard on_device(run.buffers->device);
     int room = 0;
@@ -107,7 +108,7 @@ bool launch_resident(const cg_run<T, Operator>& run) {
   if (run.pipelined()) {
     return fit_and_launch(weighted ? cg_kernels::cluster_pipelined_kernel<T, Operator, true>
                                    : cg_kernels::cluster_pipelined_kernel<T, Operator, false>,
-                          cg_kernels::pipelined_resident_vectors(weighted),
+                          cg_kernels::pipelined_resident_vectors(weighted), pipelined_resident_from_rows,
                           cg_kernels::persistent_pipelined_kernel<T, Operator, cluster_sync_barrier>,
                           [&](auto& launch, int slab) {
                             launch.launch(1, run.state(), run.op, run.pipelined_vectors(), static_cast<int>(run.n()),
@@ -116,7 +117,7 @@ bool launch_resident(const cg_run<T, Operator>& run) {
   }
   return fit_and_launch(weighted ? cg_kernels::cluster_resident_kernel<T, Operator, true>
                                  : cg_kernels::cluster_resident_kernel<T, Operator, false>,
-                        cg_kernels::resident_vectors(weighted),
+                        cg_kernels::resident_vectors(weighted), resident_from_rows,
                         cg_kernels::persistent_kernel<T, Operator, cluster_sync_barrier>, [&](auto& launch, int slab) {
                           launch.launch(1, run.state(), run.op, run.vectors(), slab, tolerance, max_iterations,
                                         run.history);
