@@ -37,10 +37,22 @@ constexpr std::size_t mailbox_size = 2 * sizeof(mailbox_slot);
 // Frees a workspace's memory when its ksync::cuda::stream is destroyed, or when the process ends (the registry
 // below is destroyed before the CUDA runtime is torn down: it is made after the runtime's first call), so that
 // a leak check sees nothing held.
+// The frees run on the workspace's device, whichever device the destroying thread has made current (a stream
+// of GPU 1 destroyed while GPU 0 is current; the registry emptied at exit), and the caller's device is made
+// current again after them. Noexcept, as it runs in destructors: where the device cannot be switched, the frees
+// still run where the caller is (CUDA finds the allocation by its address) and the switch's error is cleared,
+// so that it does not surface as a later launch's.
 struct workspace_release {
   void operator()(reduce_workspace* workspace) const noexcept {
+    int caller = -1;
+    bool switched = false;
+    if (cudaGetDevice(&caller) == cudaSuccess && caller != workspace->device && workspace->device >= 0) {
+      switched = cudaSetDevice(workspace->device) == cudaSuccess;
+      if (!switched) (void)cudaGetLastError();
+    }
     release(memory_kind::device, workspace->partials, device_bytes_of(workspace->partial_slots));
     release(memory_kind::pinned, workspace->mailbox, mailbox_size);
+    if (switched) (void)cudaSetDevice(caller);
     delete workspace;
   }
 };
@@ -48,6 +60,7 @@ struct workspace_release {
 reduce_workspace create_workspace(cudaStream_t stream, int device) {
   const device_guard on(device);
   reduce_workspace workspace;
+  workspace.device = device;
   KSYNC_CUDA_CHECK(
       cudaDeviceGetAttribute(&workspace.max_blocks_per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, device));
   workspace.partial_slots =
