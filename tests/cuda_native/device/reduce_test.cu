@@ -181,9 +181,9 @@ __global__ void spin_for(long long cycles) {
 // CUDA gives a destroyed stream's handle to the next stream made, even while the destroyed stream's work
 // still runs. A workspace keyed on the handle would give the new stream the old one's ticket and partials while
 // the old stream's reduction is still queued: the new stream must make a workspace of its own (the bytes held
-// grow), and both results must hold. (The two reductions are released by separate spins, so they overlap
-// little: the bytes are the check that catches a shared workspace, as the broken run of
-// docs/results/2026-12-06-h100-78de407 showed.)
+// grow, the check that caught a shared workspace in the broken run of docs/results/2026-12-06-h100-78de407), and
+// both results must hold. Both reductions wait for one event, recorded on a third stream after a spin, so they
+// are released together and run at once: reductions sharing a ticket and partials would then mix.
 TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspaceOfItsOwn) {
   KSYNC_REQUIRE_GPU();
   const auto first_host = exact_reduction_input<std::int64_t>(1'000'003, 3u);
@@ -192,20 +192,26 @@ TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspa
   const cuda::device_buffer<std::int64_t> second(second_host);
   cuda::device_buffer<std::int64_t> results(2);
   constexpr long long spin_cycles = 50'000'000;  // some tens of milliseconds at the H100's and H200's clocks
+  cudaStream_t gate = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&gate, cudaStreamNonBlocking), cudaSuccess);
+  cudaEvent_t released = nullptr;
+  ASSERT_EQ(cudaEventCreateWithFlags(&released, cudaEventDisableTiming), cudaSuccess);
   int handles_given_again = 0;
   for (int round = 0; round < 4; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
+    spin_for<<<1, 1, 0, gate>>>(spin_cycles);
+    ASSERT_EQ(cudaEventRecord(released, gate), cudaSuccess);
     cudaStream_t destroyed = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&destroyed, cudaStreamNonBlocking), cudaSuccess);
-    spin_for<<<1, 1, 0, destroyed>>>(spin_cycles);
+    ASSERT_EQ(cudaStreamWaitEvent(destroyed, released, 0), cudaSuccess);
     ksync::cuda::reduce(destroyed, first.data(), first.size(), reduce_op::sum, reduce_strategy::last_block,
                         results.data());
-    ASSERT_EQ(cudaStreamDestroy(destroyed), cudaSuccess);  // its spin and reduction are still queued
+    ASSERT_EQ(cudaStreamDestroy(destroyed), cudaSuccess);  // its wait and reduction are still queued
     const std::size_t held = cuda::live_bytes(cuda::memory_kind::device);
     cudaStream_t made = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), cudaSuccess);
     handles_given_again += made == destroyed ? 1 : 0;
-    spin_for<<<1, 1, 0, made>>>(spin_cycles);
+    ASSERT_EQ(cudaStreamWaitEvent(made, released, 0), cudaSuccess);
     ksync::cuda::reduce(made, second.data(), second.size(), reduce_op::sum, reduce_strategy::last_block,
                         results.data() + 1);
     EXPECT_GT(cuda::live_bytes(cuda::memory_kind::device), held) << "the new stream was given the old one's workspace";
@@ -215,6 +221,8 @@ TEST(NativeReduceConcurrencyGpu, AStreamGivenADestroyedStreamsHandleGetsAWorkspa
     EXPECT_EQ(values[1], reduction_reference(second_host, reduce_op::sum));
     ASSERT_EQ(cudaStreamDestroy(made), cudaSuccess);
   }
+  ASSERT_EQ(cudaEventDestroy(released), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(gate), cudaSuccess);
   // 4 of 4 on an H100 with driver 580.159.04. A driver that never gives a handle back leaves the test nothing
   // to catch; it still checks each stream's sum.
   RecordProperty("handles_given_again", handles_given_again);
