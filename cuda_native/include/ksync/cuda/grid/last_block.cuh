@@ -28,11 +28,16 @@ __device__ T fold_partials(const T* partials, unsigned int count, block::shuffle
 // The last-block (single-pass) reduction's finish. Every thread of the block calls; thread 0 holds `value`, this
 // block's (or cluster's) result. It publishes the value in partials[slot], takes a ticket, and the block that takes the
 // last of `slots` tickets combines all partials into *result and resets the ticket for the next call.
-// Returns, in every thread, whether this block was that last one (and so may act on *result, which its
+// With one slot there is nothing to combine: thread 0 stores `value` at once, and the ticket and partials are not
+// touched. Returns, in every thread, whether this block was that last one (and so may act on *result, which its
 // thread 0 wrote).
 template <int BlockSize, class T, class Op>
 __device__ bool finish_last_block(T value, unsigned int slot, unsigned int slots, T* partials, unsigned int* ticket,
                                   T* result, block::shuffle_storage<T, BlockSize>& scratch, Op op) {
+  if (slots == 1) {  // uniform: the only block (or cluster) is the last; no fence, ticket or second fold
+    if (threadIdx.x == 0) *result = value;
+    return true;
+  }
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[slot] = value;
