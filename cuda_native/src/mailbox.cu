@@ -28,9 +28,9 @@ __global__ void post_kernel(const unsigned char* source, unsigned int bytes, mai
 }
 
 // publish()'s fallback: the fence and the epoch alone.
-__global__ void publish_kernel(mailbox_slot* slot, std::uint32_t epoch) {
+__global__ void publish_kernel(std::uint32_t* epoch_word, std::uint32_t epoch) {
   __threadfence_system();
-  *static_cast<volatile std::uint32_t*>(&slot->epoch) = epoch;
+  *static_cast<volatile std::uint32_t*>(epoch_word) = epoch;
 }
 
 mailbox_slot& slot_of(const reduce_workspace& workspace, std::uint32_t epoch) {  // the slots alternate
@@ -65,34 +65,33 @@ ticket post(cudaStream_t stream, const void* source, std::size_t bytes) {
 reservation reserve(cudaStream_t stream) {
   const reduce_workspace& workspace = stream_workspace(stream);
   const std::uint32_t epoch = next_epoch(workspace);
-  return {.posted = {epoch}, .value = slot_of(workspace, epoch).bytes};
+  mailbox_slot& slot = slot_of(workspace, epoch);
+  return {.posted = {epoch}, .value = slot.bytes, .epoch = {.address = &slot.epoch, .value = epoch}};
 }
 
 void publish(cudaStream_t stream, const reservation& reserved) {
-  mailbox_slot& slot = slot_of(stream_workspace(stream), reserved.posted.epoch);
+  std::uint32_t* const epoch_word = reserved.epoch.address;  // the reserved slot's, as reserve() set it
   const write_value_function write_value = driver_write_value();
   if (write_value != nullptr && !write_value_refused.load(std::memory_order_relaxed)) {
     // Default flags: the write waits for the stream's earlier work and fences its writes (as
     // __threadfence_system() would) before the epoch lands.
-    const CUresult status = write_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(&slot.epoch),
+    const CUresult status = write_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(epoch_word),
                                         reserved.posted.epoch, CU_STREAM_WRITE_VALUE_DEFAULT);
     if (status == CUDA_SUCCESS) return;
     write_value_refused.store(true, std::memory_order_relaxed);
   }
-  publish_kernel<<<1, 1, 0, stream>>>(&slot, reserved.posted.epoch);
+  publish_kernel<<<1, 1, 0, stream>>>(epoch_word, reserved.posted.epoch);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mailbox::publish_kernel");
 }
 
-void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes) {
-  wait(stream, posted, destination, bytes, {});
-}
+namespace {
 
-void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
-          const std::function<void()>& meanwhile) {
-  mailbox_slot& slot = slot_of(stream_workspace(stream), posted.epoch);
+// Spins until a slot's epoch word holds `posted`'s epoch, then copies the slot's value to `destination`.
+void wait_for_epoch(cudaStream_t stream, std::uint32_t& epoch_word, const void* value, ticket posted, void* destination,
+                    std::size_t bytes, const std::function<void()>& meanwhile) {
   // The epoch word lives in pinned memory the GPU writes; atomic_ref keeps every load a real load and
   // orders the value's loads after it.
-  const std::atomic_ref<std::uint32_t> arrived(slot.epoch);
+  const std::atomic_ref<std::uint32_t> arrived(epoch_word);
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t spins = 1; arrived.load(std::memory_order_acquire) != posted.epoch; ++spins) {
     if (spins % 1024 != 0) continue;
@@ -106,7 +105,23 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
     // A long wait (a big reduction, a long solve) stops burning a core once it passes a millisecond.
     if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) std::this_thread::yield();
   }
-  std::memcpy(destination, slot.bytes, bytes);
+  std::memcpy(destination, value, bytes);
+}
+
+}  // namespace
+
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes) {
+  wait(stream, posted, destination, bytes, {});
+}
+
+void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
+          const std::function<void()>& meanwhile) {
+  mailbox_slot& slot = slot_of(stream_workspace(stream), posted.epoch);
+  wait_for_epoch(stream, slot.epoch, slot.bytes, posted, destination, bytes, meanwhile);
+}
+
+void wait_reserved(cudaStream_t stream, const reservation& reserved, void* destination, std::size_t bytes) {
+  wait_for_epoch(stream, *reserved.epoch.address, reserved.value, reserved.posted, destination, bytes, {});
 }
 
 }  // namespace ksync::cuda::mailbox

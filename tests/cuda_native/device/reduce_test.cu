@@ -10,6 +10,7 @@
 #include "../../support/types.hpp"
 
 #include <ksync/cuda/allocation.hpp>
+#include <ksync/cuda/device/parallel_reduce.cuh>
 #include <ksync/cuda/device/reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
@@ -246,6 +247,61 @@ TEST(NativeReduceConcurrencyGpu, AnOwnedStreamFreesItsWorkspaceWhenDestroyed) {
   EXPECT_EQ(cuda::live_bytes(cuda::memory_kind::device), device_before);
   EXPECT_EQ(cuda::live_bytes(cuda::memory_kind::pinned), pinned_before);
   EXPECT_EQ(result.to_host()[0], reduction_reference(host, reduce_op::sum));
+}
+
+// Stores `value` at data[0, n).
+__global__ void fill_with(std::int32_t* data, std::size_t n, std::int32_t value) {
+  const std::size_t threads = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += threads)  // data bound: n
+    data[i] = value;
+}
+
+// ksync::cuda::parallel_reduce's term: data[i].
+struct element_term {
+  const std::int32_t* data;
+  __device__ void operator()(std::int32_t i, std::int32_t& acc) const { acc += data[i]; }
+};
+
+// A blocking call's kernel publishes its mailbox slot itself, and a stream's two slots alternate
+// (ksync/cuda/mailbox.hpp): each of many blocking calls in a row, its data rewritten on the stream just before,
+// returns its own sum, never a value an earlier call left in the slot. One block (n = 1 and 1000, where the
+// single-pass finish stores at once), several and hundreds; every strategy; reduce, dot and parallel_reduce.
+TEST(NativeReduceConcurrencyGpu, BackToBackBlockingCallsEachReturnTheirOwnValue) {
+  KSYNC_REQUIRE_GPU();
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  constexpr int calls = 30;
+  for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{65'537}, std::size_t{1'048'583}}) {
+    if (!size_enabled(n)) continue;
+    cuda::device_buffer<std::int32_t> data(n);
+    const cuda::device_buffer<std::int32_t> ones(std::vector<std::int32_t>(n, 1));
+    const auto count = static_cast<std::int32_t>(n);
+    for (const auto strategy : native_strategies) {
+      if (refused_here(strategy)) continue;  // ClusterRefusalGpu checks the refusal
+      int wrong = 0;
+      std::string first_wrong;
+      for (int call = 1; call <= calls; ++call) {
+        fill_with<<<64, 256, 0, stream>>>(data.data(), n, call);
+        std::int32_t sum = 0;
+        const char* entry = "reduce";
+        if (call % 3 == 0) {
+          sum = ksync::cuda::reduce(stream, data.data(), n, reduce_op::sum, strategy);
+        } else if (call % 3 == 1) {
+          entry = "dot";
+          sum = ksync::cuda::dot(stream, data.data(), ones.data(), n, strategy);
+        } else {
+          entry = "parallel_reduce";
+          ksync::cuda::parallel_reduce(stream, count, element_term{data.data()}, sum, strategy);
+        }
+        if (sum != count * call && wrong++ == 0) {
+          first_wrong = std::string(entry) + " call " + std::to_string(call) + " returned " + std::to_string(sum) +
+                        ", not " + std::to_string(count * call);
+        }
+      }
+      EXPECT_EQ(wrong, 0) << "n = " << n << ", strategy = " << ksync::to_string(strategy) << ": " << first_wrong;
+    }
+  }
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
 // More than 2^32 elements (16 GiB of int32): zeros with markers at both ends, past the 32-bit range.

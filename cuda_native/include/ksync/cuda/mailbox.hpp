@@ -6,10 +6,12 @@
 // spins on that epoch from the host. Cheaper still, reserve() hands out the slot itself, for a kernel that writes its
 // one result there directly (a store over the bus, device-visible mapped memory), and publish() enqueues the epoch
 // behind it as a stream memory operation (cuStreamWriteValue32, which fences the stream's earlier writes first; a
-// one-thread kernel where the driver does not offer it): one launch fewer than a copy kernel. No cudaMemcpyAsync and no
-// cudaStreamSynchronize: the value is home as soon as the GPU wrote it, a few microseconds earlier than a copy and a
-// stream synchronization (docs/solvers.md measures both). While it spins, wait() asks the stream whether it failed, so
-// a kernel fault ends in ksync::cuda::cuda_error, never in an endless loop.
+// one-thread kernel where the driver does not offer it): one launch fewer than a copy kernel. Cheapest, a kernel that
+// writes the value can publish the epoch itself (receive_published(): the value, a system-scope fence, the epoch),
+// and the stream memory operation goes too. No cudaMemcpyAsync and no cudaStreamSynchronize: the value is home as
+// soon as the GPU wrote it, a few microseconds earlier than a copy and a stream synchronization (docs/solvers.md
+// measures each way). While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
+// ksync::cuda::cuda_error, never in an endless loop.
 //
 // Each stream's workspace holds two slots, used in turn: a caller may post once more before it waits on
 // the previous post (a solver looks at batch b while batch b + 1 runs), never twice. As every blocking call
@@ -37,11 +39,21 @@ struct ticket {
 // bytes > capacity.
 [[nodiscard]] ticket post(cudaStream_t stream, const void* source, std::size_t bytes);
 
+// Where a kernel publishes a slot itself: once the value is written, a system-scope fence
+// (__threadfence_system()) and then `value` stored at `address` (mapped host memory), so that a host that sees
+// the epoch sees the value too. What publish() enqueues, done by the kernel that wrote the value.
+struct device_epoch {
+  std::uint32_t* address = nullptr;
+  std::uint32_t value = 0;
+};
+
 // The next slot of `stream`'s mailbox, for a kernel to write up to `capacity` bytes into (`value`, a device
-// pointer to mapped host memory: plain stores only, no atomics over the bus); then publish() it.
+// pointer to mapped host memory: plain stores only, no atomics over the bus); then publish() it, or have the
+// kernel store `epoch` itself.
 struct reservation {
   ticket posted;
   void* value = nullptr;
+  device_epoch epoch;
 };
 [[nodiscard]] reservation reserve(cudaStream_t stream);
 
@@ -57,6 +69,9 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
 void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
           const std::function<void()>& meanwhile);
 
+// wait() for a reservation: the slot is the reservation's own, so the stream's workspace is not looked up again.
+void wait_reserved(cudaStream_t stream, const reservation& reserved, void* destination, std::size_t bytes);
+
 // A value of type T written straight into the mailbox: `write(slot)` enqueues on `stream` the work that
 // stores it, with plain stores, at `slot` (mapped host memory); returns it once it has arrived.
 template <class T, class Write>
@@ -66,7 +81,19 @@ T receive(cudaStream_t stream, Write&& write) {
   write(static_cast<T*>(slot.value));
   publish(stream, slot);
   T value;
-  wait(stream, slot.posted, &value, sizeof(T));
+  wait_reserved(stream, slot, &value, sizeof(T));
+  return value;
+}
+
+// The same, where the work publishes the value itself: `write(slot, epoch)` enqueues on `stream` the work that
+// stores the value at `slot` and then the epoch as device_epoch says (fence first). Nothing else is enqueued.
+template <class T, class Write>
+T receive_published(cudaStream_t stream, Write&& write) {
+  static_assert(sizeof(T) <= capacity, "ksync::cuda::mailbox::receive_published: T must fit one mailbox slot");
+  const reservation slot = reserve(stream);
+  write(static_cast<T*>(slot.value), slot.epoch);
+  T value;
+  wait_reserved(stream, slot, &value, sizeof(T));
   return value;
 }
 

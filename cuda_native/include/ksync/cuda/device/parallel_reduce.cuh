@@ -46,7 +46,7 @@ void check_parallel_reduce_arguments(Index n, const T* result, reduce_strategy s
 
 template <class T, class Index, class F>
 void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, reduce_op op, reduce_strategy strategy,
-                             T* result, const reduce_tuning& tuning) {
+                             reduce_target<T> result, const reduce_tuning& tuning) {
   with_operator(op, [&](auto functor) {
     const index_terms_reader<T, Index, F, decltype(functor)> reader{f};
     enqueue_reduce(stream, reader, static_cast<std::size_t>(n), functor, strategy, result, tuning);
@@ -64,7 +64,7 @@ void parallel_reduce(cudaStream_t stream, Index n, const F& f, T* result,
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}) {
   detail::check_parallel_reduce_arguments<T, Index, F>(n, result, strategy, tuning);
-  detail::enqueue_parallel_reduce(stream, n, f, op, strategy, result, tuning);
+  detail::enqueue_parallel_reduce(stream, n, f, op, strategy, detail::reduce_target<T>{.value = result}, tuning);
 }
 
 // Blocking: `result` receives op over the terms once `stream` has computed it; nothing else is synchronized.
@@ -74,9 +74,10 @@ void parallel_reduce(cudaStream_t stream, Index n, const F& f, T& result,
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}) {
   detail::check_parallel_reduce_arguments<T, Index, F>(n, &result, strategy, tuning);
-  result = detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
-    detail::enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
-  });
+  result =
+      detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](detail::reduce_target<T> target) {
+        detail::enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
+      });
 }
 
 }  // namespace ksync::cuda

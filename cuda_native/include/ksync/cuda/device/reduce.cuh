@@ -31,13 +31,13 @@ void with_block_size(int block_size, const Launch& launch, std::index_sequence<I
   ((block_size == reduce_block_sizes[Index] ? launch.template operator()<reduce_block_sizes[Index]>() : void()), ...);
 }
 
-// Enqueues op(reader[0, n)) into *result: the one entry point of every native reduction. The arguments were
+// Enqueues op(reader[0, n)) into `result`: the one entry point of every native reduction. The arguments were
 // checked by check_reduce_arguments (a native strategy or automatic; a block size of reduce_block_sizes). The
 // strategy's row of native_reduce_strategies (detail/reduce/strategies.cuh) launches it.
 template <class Reader, class Op>
 void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op op, reduce_strategy strategy,
-                    typename Reader::value_type* result, const reduce_tuning& tuning) {
-  check_argument(result != nullptr, "ksync::cuda::reduce", "result is null");
+                    reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
+  check_argument(result.value != nullptr, "ksync::cuda::reduce", "result is null");
   const auto launch = [&]<int BlockSize>() {
     native_reduce_strategies::dispatch("ksync::cuda::reduce", native_choice(strategy), [&]<class Strategy>() {
       Strategy::template launch<BlockSize>(stream, reader, n, op, result, tuning);
@@ -48,7 +48,7 @@ void enqueue_reduce(cudaStream_t stream, const Reader& reader, std::size_t n, Op
 
 template <class T, class Transform>
 void enqueue_transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, Transform f,
-                              reduce_strategy strategy, T* result, const reduce_tuning& tuning) {
+                              reduce_strategy strategy, reduce_target<T> result, const reduce_tuning& tuning) {
   const elements_reader<T, Transform> reader{data, f, aligned16(data)};
   with_operator(op, [&](auto functor) { enqueue_reduce(stream, reader, n, functor, strategy, result, tuning); });
 }
@@ -61,7 +61,7 @@ void transform_reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_
                       reduce_strategy strategy, T* result, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::transform_reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::transform_reduce", data, data, n, strategy, tuning);
-  detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, result, tuning);
+  detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, {.value = result}, tuning);
 }
 
 // Blocking: returns op over f(data[i]), waiting on `stream` only (ksync/cuda/mailbox.hpp).
@@ -71,9 +71,10 @@ template <class T, class Transform>
                                  const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::transform_reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::transform_reduce", data, data, n, strategy, tuning);
-  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
-    detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, target, tuning);
-  });
+  return detail::blocking_result<T>(
+      stream, detail::result_is_one_store(strategy), [&](detail::reduce_target<T> target) {
+        detail::enqueue_transform_reduce(stream, data, n, op, f, strategy, target, tuning);
+      });
 }
 
 }  // namespace ksync::cuda

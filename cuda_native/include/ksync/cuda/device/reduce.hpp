@@ -50,21 +50,31 @@ struct reduce_tuning {
 };
 
 namespace detail {
+// Where a reduction's result goes: `value` in device memory (an asynchronous call) or a mailbox slot (a blocking
+// one); where `epoch.address` is set, the kernel that stores the value publishes the slot itself
+// (mailbox::device_epoch).
+template <class T>
+struct reduce_target {
+  T* value = nullptr;
+  mailbox::device_epoch epoch{};
+};
+
 // The compiled entry points; their callers below have checked the arguments (check_reduce_arguments).
 template <class T>
-void reduce_values(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy, T* result,
-                   const reduce_tuning& tuning);
+void reduce_values(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, reduce_strategy strategy,
+                   reduce_target<T> result, const reduce_tuning& tuning);
 template <class T>
-void dot_values(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_strategy strategy, T* result,
-                const reduce_tuning& tuning);
+void dot_values(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_strategy strategy,
+                reduce_target<T> result, const reduce_tuning& tuning);
 // Throws std::invalid_argument (naming `where`, the argument and its value) unless the inputs, strategy and
 // tuning can be used: called before anything is allocated or enqueued.
 void check_reduce_arguments(const char* where, const void* x, const void* y, std::size_t n, reduce_strategy strategy,
                             const reduce_tuning& tuning);
 // Runs `enqueue(target)` on `stream` and brings the result home through the stream's mailbox
 // (ksync/cuda/mailbox.hpp): the host waits for the value itself, not for a copy and a stream synchronization.
-// `direct` (the work writes its result with plain stores): `target` is the mailbox slot itself (mapped host
-// memory) and only the epoch follows; otherwise (atomics) a device slot, which post() copies home.
+// `direct` (the work writes its result with one plain store): `target` is the mailbox slot itself (mapped host
+// memory), and the kernel that stores the value publishes the slot's epoch behind it, so nothing else is
+// enqueued; otherwise (atomics) a device slot, which post() copies home.
 // Blocking calls on one stream from several host threads at once would share the stream's slots: the stream
 // already serializes them on the device, and ksync asks callers to serialize them on the host too.
 template <class T, class Enqueue>
@@ -84,7 +94,7 @@ void reduce(cudaStream_t stream, const T* data, std::size_t n, reduce_op op, red
             const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::reduce", data, data, n, strategy, tuning);
-  detail::reduce_values(stream, data, n, op, strategy, result, tuning);
+  detail::reduce_values(stream, data, n, op, strategy, {.value = result}, tuning);
 }
 
 // Blocking: returns op(data[0, n)) once `stream` has computed it (the host waits on the value itself, not on
@@ -94,9 +104,9 @@ template <class T>
                        reduce_strategy strategy = reduce_strategy::automatic, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::reduce supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::reduce", data, data, n, strategy, tuning);
-  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](T* target) {
-    detail::reduce_values(stream, data, n, op, strategy, target, tuning);
-  });
+  return detail::blocking_result<T>(
+      stream, detail::result_is_one_store(strategy),
+      [&](detail::reduce_target<T> target) { detail::reduce_values(stream, data, n, op, strategy, target, tuning); });
 }
 
 // The sum, by the automatic strategy: asynchronous into *result, and blocking.
@@ -115,7 +125,7 @@ void dot(cudaStream_t stream, const T* x, const T* y, std::size_t n, reduce_stra
          const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::dot supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::dot", x, y, n, strategy, tuning);
-  detail::dot_values(stream, x, y, n, strategy, result, tuning);
+  detail::dot_values(stream, x, y, n, strategy, {.value = result}, tuning);
 }
 
 // Blocking: returns sum_i x[i] * y[i], waiting on `stream` only (as the blocking reduce).
@@ -124,16 +134,21 @@ template <class T>
                     reduce_strategy strategy = reduce_strategy::automatic, const reduce_tuning& tuning = {}) {
   static_assert(is_value_type_v<T>, "ksync::cuda::dot supports int32, int64, float and double");
   detail::check_reduce_arguments("ksync::cuda::dot", x, y, n, strategy, tuning);
-  return detail::blocking_result<T>(stream, detail::result_is_one_store(strategy),
-                                    [&](T* target) { detail::dot_values(stream, x, y, n, strategy, target, tuning); });
+  return detail::blocking_result<T>(
+      stream, detail::result_is_one_store(strategy),
+      [&](detail::reduce_target<T> target) { detail::dot_values(stream, x, y, n, strategy, target, tuning); });
 }
 
 namespace detail {
 template <class T, class Enqueue>
 T blocking_result(cudaStream_t stream, bool direct, Enqueue&& enqueue) {
-  if (direct) return mailbox::receive<T>(stream, enqueue);
+  if (direct) {
+    return mailbox::receive_published<T>(stream, [&](T* slot, mailbox::device_epoch epoch) {
+      enqueue(reduce_target<T>{.value = slot, .epoch = epoch});
+    });
+  }
   auto* device_result = static_cast<T*>(workspace_device_result(stream));
-  enqueue(device_result);
+  enqueue(reduce_target<T>{.value = device_result});
   T value;
   mailbox::wait(stream, mailbox::post(stream, device_result, sizeof(T)), &value, sizeof(T));
   return value;

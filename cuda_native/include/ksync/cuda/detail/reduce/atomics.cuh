@@ -23,17 +23,21 @@ struct atomics : ksync::detail::implements<reduce_strategy::atomics> {
   static constexpr bool result_is_one_store = false;
 
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/, T* result,
-                                block::shuffle_storage<T, BlockSize>& /*scratch*/, Op op) {
-    if (threadIdx.x == 0) atomic_combine(result, block_value, op);
+  __device__ static void finish(T block_value, T* /*partials*/, unsigned int* /*ticket*/,
+                                const reduce_target<T>& result, block::shuffle_storage<T, BlockSize>& /*scratch*/,
+                                Op op) {
+    if (threadIdx.x == 0) atomic_combine(result.value, block_value, op);
   }
 
   template <int BlockSize, class Reader, class Op>
   static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
-                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+                     reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
     using T = typename Reader::value_type;
+    // Never a target the kernel publishes: a blocking call gives this strategy a device slot (above).
+    check_argument(result.epoch.address == nullptr, "ksync::cuda::reduce atomics",
+                   "result is a mailbox slot for the kernel to publish; atomics combine into device memory only");
     const reduce_grid grid = plan_reduce_grid<BlockSize, atomics, Reader, Op>(stream, n, tuning);
-    store_identity<T, Op><<<1, 1, 0, stream>>>(result);
+    store_identity<T, Op><<<1, 1, 0, stream>>>(result.value);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::reduce atomics: store_identity");
     reduce_kernel<BlockSize, atomics, Reader, Op><<<grid.blocks, BlockSize, 0, stream>>>(
         reader, n, op, static_cast<T*>(grid.workspace->partials), grid.workspace->ticket, result);

@@ -20,7 +20,7 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct cluster : one_store_result<reduce_strategy::cluster> {
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result,
+  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, const reduce_target<T>& result,
                                 block::shuffle_storage<T, BlockSize>& scratch, Op op) {
 #if KSYNC_CLUSTER_CODE
     namespace cg = cooperative_groups;
@@ -54,7 +54,7 @@ struct cluster : one_store_result<reduce_strategy::cluster> {
 
   template <int BlockSize, class Reader, class Op>
   static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
-                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+                     reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
     using T = typename Reader::value_type;
     const reduce_grid grid = plan_reduce_grid<BlockSize, cluster, Reader, Op>(stream, n, tuning);
     cluster_launch launch("ksync::cuda::reduce", reduce_kernel<BlockSize, cluster, Reader, Op>, BlockSize,

@@ -16,7 +16,7 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct grid_sync : one_store_result<reduce_strategy::grid_sync> {
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result,
+  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, const reduce_target<T>& result,
                                 block::shuffle_storage<T, BlockSize>& scratch, Op op) {
     if (threadIdx.x == 0) partials[blockIdx.x] = block_value;
     // Participation: every thread of every block of the grid — all co-resident, since the launcher sized the
@@ -25,13 +25,13 @@ struct grid_sync : one_store_result<reduce_strategy::grid_sync> {
     cooperative_groups::this_grid().sync();
     if (blockIdx.x == 0) {  // block-uniform
       const T total = fold_partials<BlockSize>(partials, gridDim.x, scratch, op);
-      if (threadIdx.x == 0) *result = total;
+      if (threadIdx.x == 0) store_result(result, total);
     }
   }
 
   template <int BlockSize, class Reader, class Op>
   static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
-                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+                     reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
     using T = typename Reader::value_type;
     constexpr const char* where = "ksync::cuda::reduce";
     const reduce_grid grid = plan_reduce_grid<BlockSize, grid_sync, Reader, Op>(stream, n, tuning);

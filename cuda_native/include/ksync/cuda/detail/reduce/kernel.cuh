@@ -9,7 +9,8 @@
 //   read      each thread folds a grid-stride slice into 4 independent accumulators (4 loads in flight),
 //             16 bytes per load when the data is 16-byte aligned, scalar loads for the tail;
 //   block     warp shuffles, then one shared-memory exchange (block::reduce_shuffle);
-//   finish    the strategy's own.
+//   finish    the strategy's own; its one store goes through store_result, which also publishes a blocking
+//             call's mailbox slot (reduce_target).
 #pragma once
 
 #include <ksync/cuda/block/reduce.cuh>
@@ -17,6 +18,7 @@
 #include <ksync/cuda/detail/workspace.hpp>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/error.hpp>
+#include <ksync/cuda/grid/last_block.cuh>
 #include <ksync/cuda/grid/stride.cuh>
 #include <ksync/cuda/runtime.hpp>
 #include <ksync/detail/strategy_table.hpp>
@@ -24,8 +26,20 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace ksync::cuda::detail {
+
+// A reduction's one store: the value, and where the target is a mailbox slot that the kernel publishes itself
+// (a blocking call, ksync/cuda/mailbox.hpp), the slot's epoch behind it.
+template <class T>
+__device__ void store_result(const reduce_target<T>& target, T value) {
+  *target.value = value;
+  if (target.epoch.address != nullptr) {
+    __threadfence_system();  // the value reaches the host before the epoch that announces it
+    *static_cast<volatile std::uint32_t*>(target.epoch.address) = target.epoch.value;
+  }
+}
 
 // Each thread's fold of its grid-stride slice of reader[0, n): indices thread, thread + P, thread + 2P, ...
 // (P = threads in the grid), so consecutive threads read consecutive addresses (coalesced).
@@ -69,7 +83,7 @@ __device__ T fold_thread_slice(const Reader& reader, std::size_t n, Op op) {
 template <int BlockSize, class Strategy, class Reader, class Op>
 __global__ void __launch_bounds__(BlockSize)
     reduce_kernel(Reader reader, std::size_t n, Op op, typename Reader::value_type* partials, unsigned int* ticket,
-                  typename Reader::value_type* result) {
+                  reduce_target<typename Reader::value_type> result) {
   using T = typename Reader::value_type;
   __shared__ block::shuffle_storage<T, BlockSize> scratch;
   // Data bound: fold_thread_slice loads only indices below n; a thread with none holds the identity.
@@ -80,7 +94,7 @@ __global__ void __launch_bounds__(BlockSize)
 
 // What the strategies whose result is one plain store by one thread derive from (the others derive from
 // implements<Id> and say false): a blocking call can have such a result written into the host's mailbox
-// directly (ksync/cuda/mailbox.hpp).
+// directly, the kernel publishing the slot itself (store_result, ksync/cuda/mailbox.hpp).
 template <reduce_strategy Id>
 struct one_store_result : ksync::detail::implements<Id> {
   static constexpr bool result_is_one_store = true;

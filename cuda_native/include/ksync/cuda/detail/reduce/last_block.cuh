@@ -12,7 +12,7 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct last_block : one_store_result<reduce_strategy::last_block> {
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, T* result,
+  __device__ static void finish(T block_value, T* partials, unsigned int* ticket, const reduce_target<T>& result,
                                 block::shuffle_storage<T, BlockSize>& scratch, Op op) {
     // finish_last_block's barrier comes before its reuse of scratch, so warp 0 has read it by then.
     finish_last_block<BlockSize>(block_value, blockIdx.x, gridDim.x, partials, ticket, result, scratch, op);
@@ -20,7 +20,7 @@ struct last_block : one_store_result<reduce_strategy::last_block> {
 
   template <int BlockSize, class Reader, class Op>
   static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
-                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+                     reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
     using T = typename Reader::value_type;
     const reduce_grid grid = plan_reduce_grid<BlockSize, last_block, Reader, Op>(stream, n, tuning);
     reduce_kernel<BlockSize, last_block, Reader, Op><<<grid.blocks, BlockSize, 0, stream>>>(

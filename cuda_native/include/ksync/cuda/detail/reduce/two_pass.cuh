@@ -11,14 +11,19 @@ namespace ksync::cuda::detail::reduce_strategies {
 
 struct two_pass : one_store_result<reduce_strategy::two_pass> {
   template <int BlockSize, class T, class Op>
-  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, T* result,
+  __device__ static void finish(T block_value, T* partials, unsigned int* /*ticket*/, const reduce_target<T>& result,
                                 block::shuffle_storage<T, BlockSize>& /*scratch*/, Op /*op*/) {
-    if (threadIdx.x == 0) (gridDim.x == 1 ? *result : partials[blockIdx.x]) = block_value;
+    if (threadIdx.x != 0) return;
+    if (gridDim.x == 1) {
+      store_result(result, block_value);
+    } else {
+      partials[blockIdx.x] = block_value;
+    }
   }
 
   template <int BlockSize, class Reader, class Op>
   static void launch(cudaStream_t stream, const Reader& reader, std::size_t n, Op op,
-                     typename Reader::value_type* result, const reduce_tuning& tuning) {
+                     reduce_target<typename Reader::value_type> result, const reduce_tuning& tuning) {
     using T = typename Reader::value_type;
     const reduce_grid grid = plan_reduce_grid<BlockSize, two_pass, Reader, Op>(stream, n, tuning);
     auto* partials = static_cast<T*>(grid.workspace->partials);
