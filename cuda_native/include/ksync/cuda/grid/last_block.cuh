@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The last-block (single-pass) reduction's finish, a grid-scope building block: every block publishes its value and
-// takes a ticket, and the block that takes the last ticket combines all of them, with no grid barrier and no second
-// kernel.
+// takes a ticket, and the block that takes the last ticket combines all of them (a lone block stores its own value),
+// with no grid barrier and no second kernel.
 //   finish_last_block  publish, take a ticket, and (in the last block) fold every partial into the result;
 //   fold_partials      op over partials other blocks wrote, read through volatile loads, by one block;
 //   store_result       the result's one store (a plain T*; the native reductions add their own target).
