@@ -15,6 +15,7 @@
 #pragma once
 
 #include <ksync/detail/bridge/parallel_for.hpp>
+#include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/parallel/arguments.hpp>
 #include <ksync/detail/parallel/strategies.hpp>
 #include <ksync/index_strategy.hpp>

@@ -124,6 +124,17 @@ bool runs_native(const char* where, implementation how, bool needs_cuda_compiler
   return is_native(how);
 }
 
+// A Kokkos Tools region around a native kernel, which Kokkos does not see: pushed here, popped on every way
+// out, an exception's included.
+struct tools_region {
+  explicit tools_region(const std::string& label) { Kokkos::Profiling::pushRegion(label); }
+  tools_region(const tools_region&) = delete;
+  tools_region& operator=(const tools_region&) = delete;
+  tools_region(tools_region&&) = delete;
+  tools_region& operator=(tools_region&&) = delete;
+  ~tools_region() { Kokkos::Profiling::popRegion(); }
+};
+
 // Native kernels read raw memory: a strided View cannot be handed over.
 template <class View>
 void check_contiguous(const char* where, const char* name, const View& view) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // What ksync::parallel_for and ksync::parallel_reduce share: the index type f receives, the checks of n and
-// the strategy made before any work, and the Kokkos Tools region around a native kernel.
+// the strategy made before any work.
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
@@ -11,7 +11,6 @@
 
 #include <concepts>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 namespace ksync::detail {
@@ -32,17 +31,6 @@ Index checked_index_count(const char* where, N n) {
                    " does not fit an std::int64_t");
   return static_cast<Index>(n);
 }
-
-// A Kokkos Tools region for the native kernel, which Kokkos does not see: pushed here, popped on every way
-// out, an exception's included.
-struct tools_region {
-  explicit tools_region(const std::string& label) { Kokkos::Profiling::pushRegion(label); }
-  tools_region(const tools_region&) = delete;
-  tools_region& operator=(const tools_region&) = delete;
-  tools_region(tools_region&&) = delete;
-  tools_region& operator=(tools_region&&) = delete;
-  ~tools_region() { Kokkos::Profiling::popRegion(); }
-};
 
 inline void check_index_strategy(const char* where, index_strategy strategy) {
   check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy), " is not an index_strategy");
