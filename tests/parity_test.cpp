@@ -36,7 +36,9 @@ TYPED_TEST(ParityGpu, ReduceReverseAndSegmentReduceAgreeBitwiseOnExactInputs) {
     const auto portable_data = to_device(host);
     const cuda::device_buffer<T> native_data(host);
 
-    EXPECT_EQ(ksync::reduce(exec, portable_data), ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), n));
+    // tuned: the portable fold (`automatic` would run the native kernel here).
+    EXPECT_EQ(ksync::reduce(exec, portable_data, ksync::reduce_op::sum, ksync::reduce_strategy::tuned),
+              ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), n));
 
     const Kokkos::View<T*> portable_reversed("reversed", n);
     ksync::reverse(exec, portable_data, portable_reversed);
@@ -78,7 +80,8 @@ TEST(ParityGpu, FloatSumsWithFractionsAgreeWithinTheRoundingBound) {
   const Kokkos::DefaultExecutionSpace exec;
   const auto host = signed_fractions<float>(1'000'003, 31);
   const cuda::device_buffer<float> native_data(host);
-  const float portable = ksync::reduce(exec, to_device(host));
+  // tuned: the portable fold (`automatic` would run the native kernel here).
+  const float portable = ksync::reduce(exec, to_device(host), ksync::reduce_op::sum, ksync::reduce_strategy::tuned);
   const float native = ksync::cuda::reduce(cudaStreamPerThread, native_data.data(), host.size());
   int multiprocessors = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);

@@ -23,7 +23,8 @@ enum class reduce_op { sum, min, max };
 
 // How a device-wide reduction is carried out. Each half accepts the strategies it implements and throws
 // std::invalid_argument naming any other; docs/architecture.md describes each one.
-//   automatic   — the fastest measured strategy of the half you call (native: last_block; portable: tuned)
+//   automatic   — the fastest measured strategy of the half you call (native: last_block; portable: tuned,
+//                 or the native last_block on Kokkos::Cuda with the native half and contiguous data)
 //   Portable (Kokkos only, any backend):
 //   kokkos      — Kokkos::parallel_reduce over a RangePolicy, one element per index: what users write
 //   team        — TeamPolicy: each team reduces a contiguous chunk with TeamThreadRange, then the league

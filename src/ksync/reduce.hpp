@@ -14,9 +14,11 @@
 //   transform_reduce(exec, data, op, f, strategy, result) / (exec, data, op, f[, strategy])  op over f(data(i))
 //
 // Strategies (ksync::reduce_strategy, types.hpp): kokkos, team and tuned are Kokkos code and run on every
-// backend (automatic = tuned); two_pass, last_block, grid_sync, cluster and atomics run ksync::cuda's
-// kernels on exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, int32, int64,
-// float or double elements and contiguous Views; elsewhere they throw std::invalid_argument.
+// backend; two_pass, last_block, grid_sync, cluster and atomics run ksync::cuda's kernels on
+// exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, int32, int64, float or
+// double elements and contiguous Views; elsewhere they throw std::invalid_argument. automatic runs
+// last_block where it can run (and, for transform_reduce, the file is compiled as CUDA), tuned elsewhere
+// (detail::resolve_automatic). Kokkos Tools see a native kernel as a region under the kernel's label.
 //
 // Floating-point sums are combined in an order that depends on the backend and the launch shape, so they
 // differ from a sequential sum by rounding, never by more than gamma(n-1) * sum |x_i| (gamma(k) = k u /
@@ -156,20 +158,35 @@ struct TransformTerm {
   bool packable() const { return detail::packable(data); }
 };
 
+// The strategy `automatic` runs. On Kokkos::Cuda with ksync's native half, for the element types its kernels
+// compile and contiguous data (for transform_reduce, in a translation unit compiled as CUDA): the native
+// last_block, which summed floats 1.29-1.41x as fast as tuned up to 2^22 on an H200 and as fast from
+// 2^28 (docs/reductions.md) and whose kernel publishes a blocking result itself (docs/solvers.md). Elsewhere
+// tuned (portable_choice).
+template <operation_name Name, class ExecutionSpace, class T>
+constexpr reduce_strategy resolve_automatic(reduce_strategy strategy, bool contiguous) {
+  if constexpr (twin_of<Name, ExecutionSpace, T>::exists) {
+    if (strategy == reduce_strategy::automatic && contiguous) return reduce_strategy::last_block;
+  }
+  return strategy;
+}
+
 template <class ExecutionSpace, class DataView, class Target>
 void reduce_into(const ExecutionSpace& exec, const DataView& data, reduce_op op, reduce_strategy strategy,
                  Target& target) {
   using T = typename DataView::non_const_value_type;
   constexpr const char* where = "ksync::reduce";
   check_portable_strategy(where, strategy);
+  strategy = resolve_automatic<"ksync::reduce", ExecutionSpace, T>(strategy, data.span_is_contiguous());
   check_native_reachable<"ksync::reduce", ExecutionSpace, T>(where, "strategy", strategy);
+  const char* label = op == reduce_op::sum   ? "ksync::reduce::sum"
+                      : op == reduce_op::min ? "ksync::reduce::min"
+                                             : "ksync::reduce::max";
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
+    const tools_region region(label);
     native<"ksync::reduce", T>(exec, data, op, strategy, target);
   } else {
-    const char* label = op == reduce_op::sum   ? "ksync::reduce::sum"
-                        : op == reduce_op::min ? "ksync::reduce::min"
-                                               : "ksync::reduce::max";
     fold_portable<T>(label, exec, static_cast<std::int64_t>(data.extent(0)), ElementTerm<DataView>{data}, op, strategy,
                      target);
   }
@@ -182,13 +199,16 @@ void dot_into(const ExecutionSpace& exec, const XView& x, const YView& y, reduce
   static_assert(std::is_same_v<T, typename YView::non_const_value_type>, "ksync::dot: x and y must hold one type");
   check_argument(x.extent(0) == y.extent(0), where, "y.extent(0) = ", y.extent(0), " but x.extent(0) = ", x.extent(0));
   check_portable_strategy(where, strategy);
+  strategy =
+      resolve_automatic<"ksync::dot", ExecutionSpace, T>(strategy, x.span_is_contiguous() && y.span_is_contiguous());
   check_native_reachable<"ksync::dot", ExecutionSpace, T>(where, "strategy", strategy);
   if (is_native(strategy)) {
     check_contiguous(where, "x", x);
     check_contiguous(where, "y", y);
+    const tools_region region(where);
     native<"ksync::dot", T>(exec, x, y, strategy, target);
   } else {
-    fold_portable<T>("ksync::dot", exec, static_cast<std::int64_t>(x.extent(0)), ProductTerm<XView, YView>{x, y},
+    fold_portable<T>(where, exec, static_cast<std::int64_t>(x.extent(0)), ProductTerm<XView, YView>{x, y},
                      reduce_op::sum, strategy, target);
   }
 }
@@ -199,13 +219,15 @@ void transform_reduce_into(const ExecutionSpace& exec, const DataView& data, red
   using T = typename DataView::non_const_value_type;
   constexpr const char* where = "ksync::transform_reduce";
   check_portable_strategy(where, strategy);
+  strategy = resolve_automatic<"ksync::transform_reduce", ExecutionSpace, T>(strategy, data.span_is_contiguous());
   check_native_reachable<"ksync::transform_reduce", ExecutionSpace, T>(where, "strategy", strategy,
                                                                        /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     check_contiguous(where, "data", data);
+    const tools_region region(where);
     native<"ksync::transform_reduce", T>(exec, data, op, f, strategy, target);
   } else {
-    fold_portable<T>("ksync::transform_reduce", exec, static_cast<std::int64_t>(data.extent(0)),
+    fold_portable<T>(where, exec, static_cast<std::int64_t>(data.extent(0)),
                      TransformTerm<DataView, Transform>{data, f}, op, strategy, target);
   }
 }
