@@ -13,6 +13,7 @@ NATIVE_FORMS = ["host_scalars", "device_scalars", "fused", "cuda_graph", "persis
 BASELINE = "portable/cg/kokkos_host_scalars/double"
 ROUND_TRIPS = [("ksync::cuda::reduce (mailbox)", "native/round_trip/ksync_mailbox/float"),
                ("ksync::reduce on Kokkos::Cuda", "portable/round_trip/ksync/float"),
+               ("ksync::reduce, tuned (Kokkos alone)", "portable/round_trip/ksync_tuned/float"),
                ("copy + stream synchronize (ksync before)", "native/round_trip/copy_and_synchronize/float"),
                ("CUB + copy + synchronize", "native/round_trip/cub/float"),
                ("Kokkos parallel_reduce to a host scalar", "portable/round_trip/kokkos/float")]
