@@ -66,7 +66,9 @@ reservation reserve(cudaStream_t stream) {
   const reduce_workspace& workspace = stream_workspace(stream);
   const std::uint32_t epoch = next_epoch(workspace);
   mailbox_slot& slot = slot_of(workspace, epoch);
-  return {.posted = {epoch}, .value = slot.bytes, .epoch = {.address = &slot.epoch, .value = epoch}};
+  return {.value = slot.bytes,
+          .epoch = {.address = &slot.epoch, .value = epoch},
+          .wait_for_stream = !workspace.concurrent_managed_access};
 }
 
 void publish(cudaStream_t stream, const reservation& reserved) {
@@ -76,11 +78,11 @@ void publish(cudaStream_t stream, const reservation& reserved) {
     // Default flags: the write waits for the stream's earlier work and fences its writes (as
     // __threadfence_system() would) before the epoch lands.
     const CUresult status = write_value(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(epoch_word),
-                                        reserved.posted.epoch, CU_STREAM_WRITE_VALUE_DEFAULT);
+                                        reserved.epoch.value, CU_STREAM_WRITE_VALUE_DEFAULT);
     if (status == CUDA_SUCCESS) return;
     write_value_refused.store(true, std::memory_order_relaxed);
   }
-  publish_kernel<<<1, 1, 0, stream>>>(epoch_word, reserved.posted.epoch);
+  publish_kernel<<<1, 1, 0, stream>>>(epoch_word, reserved.epoch.value);
   KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::mailbox::publish_kernel");
 }
 
@@ -121,7 +123,8 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
 }
 
 void wait_reserved(cudaStream_t stream, const reservation& reserved, void* destination, std::size_t bytes) {
-  wait_for_epoch(stream, *reserved.epoch.address, reserved.value, reserved.posted, destination, bytes, {});
+  wait_for_epoch(stream, *reserved.epoch.address, reserved.value, ticket{reserved.epoch.value}, destination, bytes, {});
+  if (reserved.wait_for_stream) KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace ksync::cuda::mailbox

@@ -63,6 +63,9 @@ reduce_workspace create_workspace(cudaStream_t stream, int device) {
   workspace.device = device;
   KSYNC_CUDA_CHECK(
       cudaDeviceGetAttribute(&workspace.max_blocks_per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, device));
+  int concurrent_managed_access = 0;
+  KSYNC_CUDA_CHECK(cudaDeviceGetAttribute(&concurrent_managed_access, cudaDevAttrConcurrentManagedAccess, device));
+  workspace.concurrent_managed_access = concurrent_managed_access != 0;
   workspace.partial_slots =
       static_cast<std::size_t>(workspace.max_blocks_per_multiprocessor) * multiprocessor_count(device);
   const std::size_t partial_bytes = partial_bytes_of(workspace.partial_slots);

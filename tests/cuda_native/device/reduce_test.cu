@@ -14,6 +14,7 @@
 #include <ksync/cuda/device/reduce.cuh>
 #include <ksync/cuda/device/reduce.hpp>
 #include <ksync/cuda/device_buffer.hpp>
+#include <ksync/cuda/mailbox.hpp>
 #include <ksync/cuda/stream.hpp>
 
 #include <gtest/gtest.h>
@@ -282,6 +283,7 @@ TEST(NativeReduceConcurrencyGpu, BackToBackBlockingCallsEachReturnTheirOwnValue)
       std::string first_wrong;
       for (int call = 1; call <= calls; ++call) {
         fill_with<<<64, 256, 0, stream>>>(data.data(), n, call);
+        ASSERT_EQ(cudaPeekAtLastError(), cudaSuccess) << "fill_with";
         std::int32_t sum = 0;
         const char* entry = "reduce";
         if (call % 3 == 0) {
@@ -302,6 +304,21 @@ TEST(NativeReduceConcurrencyGpu, BackToBackBlockingCallsEachReturnTheirOwnValue)
     }
   }
   ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// A blocking call whose kernel publishes the value may return while that kernel retires; where the host may
+// not touch managed memory meanwhile (no concurrent managed access) the reservation makes the wait wait for the
+// stream too (ksync/cuda/mailbox.hpp), and only there.
+TEST(NativeReduceConcurrencyGpu, AReservationWaitsForItsStreamExactlyWhereManagedMemoryCannotBeShared) {
+  KSYNC_REQUIRE_GPU();
+  int device = 0;
+  int concurrent_managed_access = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&concurrent_managed_access, cudaDevAttrConcurrentManagedAccess, device),
+            cudaSuccess);
+  const cuda::stream stream;
+  const auto reserved = cuda::mailbox::reserve(stream.get());
+  EXPECT_EQ(reserved.wait_for_stream, concurrent_managed_access == 0);
 }
 
 // More than 2^32 elements (16 GiB of int32): zeros with markers at both ends, past the 32-bit range.

@@ -49,11 +49,14 @@ struct device_epoch {
 
 // The next slot of `stream`'s mailbox, for a kernel to write up to `capacity` bytes into (`value`, a device
 // pointer to mapped host memory: plain stores only, no atomics over the bus); then publish() it, or have the
-// kernel store `epoch` itself.
+// kernel store `epoch` itself. `epoch.value` is the reservation's ticket.
 struct reservation {
-  ticket posted;
   void* value = nullptr;
   device_epoch epoch;
+  // Set where the host may not touch managed memory while a kernel runs (a device without
+  // cudaDevAttrConcurrentManagedAccess): a kernel that stores its own epoch may still be running when the host
+  // sees it, so wait_reserved() then waits for the stream too, and a blocking call returns with it idle.
+  bool wait_for_stream = false;
 };
 [[nodiscard]] reservation reserve(cudaStream_t stream);
 
@@ -70,6 +73,7 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
           const std::function<void()>& meanwhile);
 
 // wait() for a reservation: the slot is the reservation's own, so the stream's workspace is not looked up again.
+// Where reserved.wait_for_stream, it also waits for `stream` to finish its work.
 void wait_reserved(cudaStream_t stream, const reservation& reserved, void* destination, std::size_t bytes);
 
 // A value of type T written straight into the mailbox: `write(slot)` enqueues on `stream` the work that

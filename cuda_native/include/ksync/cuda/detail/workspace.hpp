@@ -37,7 +37,8 @@ struct reduce_workspace {
   mailbox_slot* mailbox = nullptr;          // two slots of mapped pinned host memory (ksync/cuda/mailbox.hpp)
   mutable std::uint32_t mailbox_epoch = 0;  // the last post's epoch
   int max_blocks_per_multiprocessor = 0;
-  int device = -1;  // the device that owns the stream, on which the release frees the memory
+  bool concurrent_managed_access = false;  // cudaDevAttrConcurrentManagedAccess (mailbox.hpp's reservation)
+  int device = -1;                         // the device that owns the stream, on which the release frees the memory
 };
 
 // The workspace of `stream` (on the device that owns it).

@@ -9,6 +9,11 @@
 //   reduce(stream, data, n, op, strategy, result[, tuning])  asynchronous: *result (device memory) receives
 //                                                            the result in stream order; nothing is synchronized.
 //   auto r = reduce(stream, data, n, op[, strategy, tuning]) blocking: waits for the value from `stream` only.
+//                                                            The kernel publishes it as its last store and may
+//                                                            still be retiring when the call returns: later work
+//                                                            on `stream` is ordered after it as always; on a
+//                                                            device without concurrent managed access the call
+//                                                            also waits for `stream` (mailbox.hpp, reservation).
 //   reduce(stream, data, n, result) / reduce(stream, data, n)  the sum, automatic strategy.
 //   dot(stream, x, y, n, strategy, result[, tuning]) / dot(stream, x, y, n[, strategy, tuning])
 //
