@@ -127,7 +127,7 @@ struct reduce_grid {
 template <int BlockSize, class Strategy, class Reader, class Op>
 reduce_grid plan_reduce_grid(cudaStream_t stream, std::size_t n, const reduce_tuning& tuning) {
   const reduce_workspace& workspace = stream_workspace(stream);
-  const int device = stream_device(stream);
+  const int device = workspace.device;  // the stream's (the workspace is keyed on it)
   const int multiprocessors = multiprocessor_count(device);
   const int resident = resident_blocks_per_multiprocessor<BlockSize, Strategy, Reader, Op>(device);
   check_argument(tuning.blocks_per_sm <= workspace.max_blocks_per_multiprocessor, "ksync::cuda::reduce",
