@@ -5,8 +5,9 @@
 // calls it, and an argument that is wrong on any rank makes every rank throw ksync::mpi::collective_error
 // (ksync/mpi/collective.hpp) before any rank enters the data exchange, so a mistake never hangs the job.
 //
-//   reduce(exec, comm, data[, op[, strategy]])   blocking: ksync::reduce of this rank's part (fences exec),
-//                                                then MPI_Allreduce; every rank returns the global value.
+//   reduce(exec, comm, data[, op[, strategy]])   blocking: ksync::reduce of this rank's part (waits for its
+//                                                value on exec), then MPI_Allreduce; every rank returns the
+//                                                global value.
 //                                                Parts may differ in size (an empty part is fine).
 //   all_reduce(exec, comm, data[, op])           blocking, element-wise and in place: data(i) becomes op over
 //                                                every rank's data(i); the extents must agree on every rank.
