@@ -31,7 +31,7 @@ struct kokkos_graph : implements<cg_form::kokkos_graph> {
     if (buffers.graph && buffers.built == key && buffers.built_operator.holds(run.op)) return;
     buffers.graph.reset();  // the old graph goes first
     buffers.built_operator = {};
-    buffers.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
+    (void)buffers.graph.emplace(compat::create_graph(run.exec, [&](const auto& root) {
       Kokkos::Experimental::GraphNodeRef<ExecutionSpace> node = root;
       const auto as_node = [&](const char* label, std::int64_t count, const auto& functor, const auto&... result) {
         // A std::string label: what both Kokkos 4.6 and 5.x take for a node's label.
