@@ -81,7 +81,7 @@ constexpr bool automatic_runs_native = ksync::detail::resolve_automatic<"ksync::
 // GPUs) elsewhere.
 template <class T, class Exec>
 ksync::test::rounding_check documented_sum_rounding(const Exec& exec, const std::vector<T>& host,
-                                                    reduce_strategy strategy) {
+                                                    [[maybe_unused]] reduce_strategy strategy) {
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (automatic_runs_native<T, Exec>) {
     if (strategy == reduce_strategy::automatic) {
@@ -149,6 +149,22 @@ TEST(ReduceTools, AutomaticOverAStridedViewRunsKokkosKernels) {
   EXPECT_EQ(ksync::reduce(exec, column), 3000);
   EXPECT_FALSE(seen.kernels.empty());
   EXPECT_TRUE(seen.regions.empty());
+}
+
+// The bounds are tight enough to matter: for the largest test size a sum that returned 0 fails each of them
+// (the host bound, 3.8 here with its float runs of 128 terms; the portable GPU bound, 7.7; the native bound,
+// about 4.2 without atomics (what `automatic` runs on Kokkos::Cuda) and 18.7 with them, with an H200's 132
+// multiprocessors and 270,336 resident threads) against |sum| = 175.
+// (The worst-case bound gamma(n - 1) * sum |x| is about 31,700 here: 0 passes it, so it would catch nothing.)
+TEST(ReduceRoundingBounds, AZeroSumFailsEveryDocumentedBound) {
+  const auto host = ksync::test::signed_fractions<float>(1'000'003, 41u + 1'000'003u);
+  const ksync::test::rounding_check checks[] = {
+      ksync::test::portable_sum_rounding(host, true, 2), ksync::test::portable_sum_rounding(host, false, 270'336),
+      ksync::test::native_sum_rounding(host, 132, false), ksync::test::native_sum_rounding(host, 132, true)};
+  for (const auto& check : checks) {
+    SCOPED_TRACE(::testing::Message() << "bound = " << static_cast<double>(check.bound));
+    EXPECT_FALSE(ksync::test::within_bound(0, check.exact, check.bound));
+  }
 }
 
 TEST(ReduceArguments, StrategyNamesRoundTripAndUnknownNamesAreRejected) {
