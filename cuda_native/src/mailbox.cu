@@ -88,9 +88,11 @@ void publish(cudaStream_t stream, const reservation& reserved) {
 
 namespace {
 
-// Spins until a slot's epoch word holds `posted`'s epoch, then copies the slot's value to `destination`.
+// Spins until a slot's epoch word holds `posted`'s epoch, then copies the slot's value to `destination`; with
+// `wait_for_stream` (mailbox.hpp, reservation) it then waits for the stream too: the kernel that stored the
+// epoch may still be retiring.
 void wait_for_epoch(cudaStream_t stream, std::uint32_t& epoch_word, const void* value, ticket posted, void* destination,
-                    std::size_t bytes, const std::function<void()>& meanwhile) {
+                    std::size_t bytes, const std::function<void()>& meanwhile, bool wait_for_stream) {
   // The epoch word lives in pinned memory the GPU writes; atomic_ref keeps every load a real load and
   // orders the value's loads after it.
   const std::atomic_ref<std::uint32_t> arrived(epoch_word);
@@ -108,6 +110,7 @@ void wait_for_epoch(cudaStream_t stream, std::uint32_t& epoch_word, const void* 
     if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) std::this_thread::yield();
   }
   std::memcpy(destination, value, bytes);
+  if (wait_for_stream) KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace
@@ -118,13 +121,15 @@ void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t byt
 
 void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes,
           const std::function<void()>& meanwhile) {
-  mailbox_slot& slot = slot_of(stream_workspace(stream), posted.epoch);
-  wait_for_epoch(stream, slot.epoch, slot.bytes, posted, destination, bytes, meanwhile);
+  const reduce_workspace& workspace = stream_workspace(stream);
+  mailbox_slot& slot = slot_of(workspace, posted.epoch);
+  wait_for_epoch(stream, slot.epoch, slot.bytes, posted, destination, bytes, meanwhile,
+                 !workspace.concurrent_managed_access);
 }
 
 void wait_reserved(cudaStream_t stream, const reservation& reserved, void* destination, std::size_t bytes) {
-  wait_for_epoch(stream, *reserved.epoch.address, reserved.value, ticket{reserved.epoch.value}, destination, bytes, {});
-  if (reserved.wait_for_stream) KSYNC_CUDA_CHECK(cudaStreamSynchronize(stream));
+  wait_for_epoch(stream, *reserved.epoch.address, reserved.value, ticket{reserved.epoch.value}, destination, bytes, {},
+                 reserved.wait_for_stream);
 }
 
 }  // namespace ksync::cuda::mailbox

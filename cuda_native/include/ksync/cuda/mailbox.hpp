@@ -10,7 +10,9 @@
 // writes the value can publish the epoch itself (receive_published(): the value, a system-scope fence, the epoch),
 // and the stream memory operation goes too. No cudaMemcpyAsync and no cudaStreamSynchronize: the value is home as
 // soon as the GPU wrote it, a few microseconds earlier than a copy and a stream synchronization (docs/solvers.md
-// measures each way). While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
+// measures each way). The kernel that stored an epoch may still be retiring when the host sees it; on a device
+// without concurrent managed access, where the host may not touch managed memory while a kernel runs, every
+// wait therefore also waits for the stream (cudaStreamSynchronize), so that it returns with this stream idle. While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
 // ksync::cuda::cuda_error, never in an endless loop.
 //
 // Each stream's workspace holds two slots, used in turn: a caller may post once more before it waits on
@@ -55,7 +57,7 @@ struct reservation {
   device_epoch epoch;
   // Set where the host may not touch managed memory while a kernel runs (a device without
   // cudaDevAttrConcurrentManagedAccess): a kernel that stores its own epoch may still be running when the host
-  // sees it, so wait_reserved() then waits for the stream too, and a blocking call returns with it idle.
+  // sees it, so wait_reserved() then waits for this stream too, and a blocking call returns with it idle.
   bool wait_for_stream = false;
 };
 [[nodiscard]] reservation reserve(cudaStream_t stream);
@@ -63,8 +65,9 @@ struct reservation {
 // Enqueues on `stream` the reservation's epoch, behind every write enqueued before it.
 void publish(cudaStream_t stream, const reservation& reserved);
 
-// Waits until the post of `posted` has arrived and copies its bytes to `destination`. Throws cuda_error
-// when the stream reports an error first.
+// Waits until the post of `posted` has arrived and copies its bytes to `destination` (and, on a device without
+// concurrent managed access, for the stream: see the top of this file). Throws cuda_error when the stream
+// reports an error first.
 void wait(cudaStream_t stream, ticket posted, void* destination, std::size_t bytes);
 // The same, calling `meanwhile()` now and then while the post has not arrived (every few microseconds, where
 // the stream's errors are asked for): it may throw to stop waiting, as a distributed solver does when another

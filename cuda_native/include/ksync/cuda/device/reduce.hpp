@@ -13,7 +13,7 @@
 //                                                            still be retiring when the call returns: later work
 //                                                            on `stream` is ordered after it as always; on a
 //                                                            device without concurrent managed access the call
-//                                                            also waits for `stream` (mailbox.hpp, reservation).
+//                                                            also waits for `stream` (mailbox.hpp).
 //   reduce(stream, data, n, result) / reduce(stream, data, n)  the sum, automatic strategy.
 //   dot(stream, x, y, n, strategy, result[, tuning]) / dot(stream, x, y, n[, strategy, tuning])
 //
