@@ -18,7 +18,9 @@
 // exec.cuda_stream() and need Kokkos::Cuda, a ksync built with its native half, int32, int64, float or
 // double elements and contiguous Views; elsewhere they throw std::invalid_argument. automatic runs
 // last_block where it can run (and, for transform_reduce, the file is compiled as CUDA), tuned elsewhere
-// (detail::resolve_automatic). Kokkos Tools see a native kernel as a region under the kernel's label.
+// (detail::resolve_automatic). Kokkos Tools see a native kernel as a region under the kernel's label. The
+// native kernels keep a workspace per stream, made (device and pinned allocations) by the first call on it:
+// to capture exec's stream into a CUDA graph, make one call before the capture, or pass tuned.
 //
 // Floating-point sums are combined in an order that depends on the backend and the launch shape, so they
 // differ from a sequential sum by rounding, never by more than gamma(n-1) * sum |x_i| (gamma(k) = k u /

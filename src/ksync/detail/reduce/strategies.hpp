@@ -2,9 +2,10 @@
 //
 // The portable reduction strategies, one file each in this folder, and the one table that maps
 // ksync::reduce_strategy to them. Complete at compile time: every strategy that is neither native nor
-// automatic has exactly one row (strategy_table checks it); `automatic` is resolved to a row by portable_choice(),
-// in the open. Native strategies never reach this table: ksync::reduce hands them to the bridge, or refuses
-// them where there is none (reduce.hpp).
+// automatic has exactly one row (strategy_table checks it); `automatic` is resolved in the open: to last_block
+// by resolve_automatic() where the bridge runs it (reduce.hpp), to a row here by portable_choice(). Native
+// strategies never reach this table: ksync::reduce hands them to the bridge, or refuses them where there is
+// none (reduce.hpp).
 //
 // Adding a strategy: one file here (a struct deriving from implements<id>, with `run`, as kokkos.hpp), its
 // enumerator and row in ksync/types.hpp, and its row below.
