@@ -3,7 +3,8 @@
 // The bridge from ksync:: (Kokkos) to ksync::cuda:: (hand-written CUDA): when `exec` is Kokkos::Cuda and
 // this ksync was built with its native half, a native strategy or form runs ksync::cuda's kernel on exec's
 // stream, on the Views' own memory. Everywhere else it is refused with std::invalid_argument before any
-// work (check_native_reachable and each operation's own checks).
+// work (check_native_reachable and each operation's own checks). The kernels are launched from the calling
+// thread's current device, so exec's stream must be that device's, as CUDA asks of any launch.
 //
 // This file holds what every bridge shares: whether the bridge exists, the checks, where a result lands,
 // the mailbox a blocking value comes home through, and the one entry every operation goes through:

@@ -10,10 +10,11 @@
 // writes the value can publish the epoch itself (receive_published(): the value, a system-scope fence, the epoch),
 // and the stream memory operation goes too. No cudaMemcpyAsync and no cudaStreamSynchronize: the value is home as
 // soon as the GPU wrote it, a few microseconds earlier than a copy and a stream synchronization (docs/solvers.md
-// measures each way). The kernel that stored an epoch may still be retiring when the host sees it; on a device
-// without concurrent managed access, where the host may not touch managed memory while a kernel runs, every
-// wait therefore also waits for the stream (cudaStreamSynchronize), so that it returns with this stream idle. While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
-// ksync::cuda::cuda_error, never in an endless loop.
+// measures each way). While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
+// ksync::cuda::cuda_error, never in an endless loop. The kernel that stored an epoch may still be retiring when
+// the host sees it; on a device without concurrent managed access, where the host may not touch managed memory
+// while a kernel runs, every wait therefore also waits for the stream (cudaStreamSynchronize), so that it
+// returns with this stream idle.
 //
 // Each stream's workspace holds two slots, used in turn: a caller may post once more before it waits on
 // the previous post (a solver looks at batch b while batch b + 1 runs), never twice. As every blocking call

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// reduce_strategy::tuned (portable; what `automatic` runs where the native last_block cannot): RangePolicy over `lanes` indices (the backend's
-// concurrency at most). On host backends lane l folds one contiguous chunk into independent accumulators the
-// compiler vectorizes. On GPUs each lane keeps eight loads in flight: 16-byte packs l, l + lanes, ... when the
-// data is contiguous and aligned (detail/packs.hpp), else elements in tiles that keep a block's loads together
-// (tuned_walk below).
+// reduce_strategy::tuned (portable; what `automatic` runs where the native last_block cannot): RangePolicy
+// over `lanes` indices (the backend's concurrency at most). On host backends lane l folds one contiguous chunk
+// into independent accumulators the compiler vectorizes. On GPUs each lane keeps eight loads in flight:
+// 16-byte packs l, l + lanes, ... when the data is contiguous and aligned (detail/packs.hpp), else elements in
+// tiles that keep a block's loads together (tuned_walk below).
 #pragma once
 
 #include <ksync/detail/index_policy.hpp>
