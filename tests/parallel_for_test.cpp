@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ksync::test {
@@ -70,6 +71,31 @@ TEST(ParallelFor, KernelsCarryTheirLabelForKokkosTools) {
     ksync::parallel_for(exec, 100, CountCalls<std::int32_t>{counts}, strategy);
     EXPECT_EQ(labels.both, (std::vector<std::string>{"my_app::count", "ksync::parallel_for"}));
   }
+}
+
+// `automatic` runs ksync::cuda::parallel_for where the bridge reaches it (Kokkos::Cuda with the native half,
+// this file compiled as CUDA): Kokkos Tools see the call's region and no Kokkos kernel. Elsewhere it is a
+// Kokkos kernel of the call's label.
+TEST(ParallelFor, AutomaticRunsTheNativeKernelExactlyWhereTheBridgeReachesIt) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+#if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
+  constexpr bool bridge_reaches = std::is_same_v<Exec, Kokkos::Cuda>;
+#else
+  constexpr bool bridge_reaches = false;
+#endif
+  static_assert(ksync::detail::automatic_for_runs_native<Exec, std::int32_t> == bridge_reaches);
+  static_assert(ksync::detail::automatic_for_runs_native<Exec, std::int64_t> == bridge_reaches);
+  const Exec exec;
+  const Kokkos::View<std::int32_t*> counts("ksync::test::counts", 4'099);
+  const std::vector<std::string> labels{"my_app::count"};
+  {
+    const tools_labels seen;
+    ksync::parallel_for("my_app::count", exec, 4'099, CountCalls<std::int32_t>{counts});
+    EXPECT_EQ(bridge_reaches ? seen.regions : seen.kernels, labels);
+    EXPECT_TRUE((bridge_reaches ? seen.kernels : seen.regions).empty());
+  }
+  const auto host = to_host(counts);
+  EXPECT_EQ(std::vector<std::int32_t>(host.size(), 1), host);
 }
 
 TEST(ParallelForArguments, ANegativeCountIsRefused) {

@@ -11,8 +11,9 @@ namespace ksync {
 
 // How ksync::parallel_for and ksync::parallel_reduce (and ksync::cuda::parallel_for) map the indices
 // [0, n) of an index functor f(i) (or f(i, acc)) to threads. docs/index-functors.md has the measurements.
-//   automatic         — each half's choice: portable parallel_for batched on GPU backends, kokkos on host
-//                       backends; parallel_reduce kokkos, or where the result is arithmetic a reduce_strategy
+//   automatic         — each half's choice: portable parallel_for the native automatic on Kokkos::Cuda with
+//                       the native half, batched on other GPU backends, kokkos on host backends;
+//                       parallel_reduce kokkos, or where the result is arithmetic a reduce_strategy
 //                       (tuned on host backends, the native last_block on Kokkos::Cuda); native
 //                       block_batched, or thread_per_index where n is too small to fill the GPU
 //   Portable (Kokkos only, any backend):

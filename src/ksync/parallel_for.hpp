@@ -3,7 +3,7 @@
 // ksync::parallel_for — f(i) for every i in [0, n), written as Kokkos code writes it (an index functor or a
 // KOKKOS_LAMBDA), with the mapping of indices to threads a strategy: Kokkos alone on every backend, or, on
 // Kokkos::Cuda, ksync::cuda::parallel_for through the bridge (cuda_native/include/ksync/cuda/device/
-// parallel_for.cuh).
+// parallel_for.cuh). `automatic` takes the native one's own `automatic` where the bridge reaches it (below).
 //
 //   parallel_for(exec, n, f[, strategy])         asynchronous: enqueued on `exec`; nothing is fenced
 //   parallel_for(label, exec, n, f[, strategy])  the same, the kernel labelled `label` for Kokkos Tools
@@ -27,6 +27,19 @@
 
 namespace ksync {
 
+namespace detail {
+
+// Where `automatic` runs ksync::cuda::parallel_for's `automatic` (block_batched, or thread_per_index where n
+// is too small for a batched block on every multiprocessor): Kokkos::Cuda with the native half, in a
+// translation unit compiled as CUDA. Its kernel is launched without Kokkos' launch machinery, and on an H200
+// the bridge's rows were at least as fast as Kokkos' RangePolicy at every n from 2^16 to 2^20, where the
+// portable batched (a quarter of the work items: fewer blocks than multiprocessors at 2^16) read 0.86-1.0x
+// of it (docs/index-functors.md). Elsewhere `automatic` is portable_index_choice()'s.
+template <class ExecutionSpace, class Index>
+inline constexpr bool automatic_for_runs_native = twin_of<"ksync::parallel_for", ExecutionSpace, Index>::exists;
+
+}  // namespace detail
+
 template <class ExecutionSpace, detail::index_count N, class F>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
 void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, const F& f,
@@ -40,7 +53,8 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, con
   detail::check_index_strategy(where, strategy);
   detail::check_native_reachable<"ksync::parallel_for", ExecutionSpace, Index>(where, "strategy", strategy,
                                                                                /*needs_cuda_compiler=*/true);
-  if (is_native(strategy)) {
+  if (is_native(strategy) ||
+      (strategy == index_strategy::automatic && detail::automatic_for_runs_native<ExecutionSpace, Index>)) {
     const detail::tools_region region(label);
     detail::native<"ksync::parallel_for", Index>(exec, count, f, strategy);
     return;

@@ -16,12 +16,13 @@ namespace ksync::detail {
 using portable_index_strategies =
     strategy_table<strategy_half::portable, index_strategies::kokkos, index_strategies::batched>;
 
-// The row `automatic` runs. parallel_for: batched on GPU backends (on an H200 it moved 1.9x what Kokkos'
-// RangePolicy moved for a float copy of 2^28 elements, docs/index-functors.md), kokkos on host backends,
-// whose RangePolicy already gives each thread one contiguous share. parallel_reduce: kokkos: Kokkos' reduction
-// already folds several indices per thread, and the batched walk read 0.66x as fast there on an H200 (on host
-// backends parallel_reduce folds `automatic` as reduce_strategy::tuned before this table is reached, where
-// the result allows it: parallel_reduce.hpp).
+// The row `automatic` runs where it stays portable (on Kokkos::Cuda with the native half, parallel_for hands
+// it to the bridge first: automatic_for_runs_native). parallel_for: batched on GPU backends (on an H200 it
+// moved 1.9x what Kokkos' RangePolicy moved for a float copy of 2^28 elements, docs/index-functors.md), kokkos
+// on host backends, whose RangePolicy already gives each thread one contiguous share. parallel_reduce: kokkos:
+// Kokkos' reduction already folds several indices per thread, and the batched walk read 0.66x as fast there
+// on an H200 (on host backends parallel_reduce folds `automatic` as reduce_strategy::tuned before this table
+// is reached, where the result allows it: parallel_reduce.hpp).
 template <class ExecutionSpace>
 constexpr index_strategy portable_index_choice(index_strategy strategy, bool reduction) {
   if (strategy != index_strategy::automatic) return strategy;
