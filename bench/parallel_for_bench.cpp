@@ -106,7 +106,10 @@ void register_type(std::int64_t n) {
     add_timed(stream::row("kokkos", stream::name(k), type, "range_policy"), n, time_stream<T>, k, std::nullopt);
     for (const auto strategy : all_index_strategies) {
       const bool through_bridge = is_native(strategy);
-      if (strategy == index_strategy::automatic || (through_bridge && !has_native_bridge<Exec>)) continue;
+      // automatic only where it is not one of the portable rows: through the bridge, it runs the native
+      // automatic (thread_per_index or block_batched by n), what a call without a strategy gets there.
+      if (strategy == index_strategy::automatic && !detail::automatic_for_runs_native<Exec, std::int64_t>) continue;
+      if (through_bridge && !has_native_bridge<Exec>) continue;
       add_timed(stream::row(through_bridge ? "bridge" : "portable", stream::name(k), type, to_string(strategy)), n,
                 time_stream<T>, k, strategy);
     }
