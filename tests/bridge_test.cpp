@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The bridge's refusals (strided Views, clusters where they cannot run) and its reach past 2^32 elements;
-// every strategy and value type against the reference is in bridge_typed_test.cpp. Needs the CUDA backend
-// and a GPU; skipped elsewhere.
+// The bridge's refusals (strided Views, clusters where they cannot run), its reach past 2^32 elements and
+// instances on another GPU; every strategy and value type against the reference is in bridge_typed_test.cpp.
+// Needs the CUDA backend and a GPU (two for the instance on another GPU); skipped elsewhere.
 #include "support/bridge.hpp"
 #include "support/functors.hpp"
 #include "support/gpu.hpp"
@@ -70,6 +70,55 @@ TEST(BridgeLargeGpu, IndicesBeyondTwoToThe32AreReachedByEveryStrategy) {
     EXPECT_EQ(ksync::reduce(exec, data, reduce_op::max, strategy), 7);
     EXPECT_EQ(ksync::reduce(exec, data, reduce_op::min, strategy), -4);
   }
+}
+
+#if KSYNC_NATIVE_BRIDGE
+// counts(i) += 1: every index once per call.
+struct AddOne {
+  Kokkos::View<std::int32_t*> counts;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const { counts(i) += 1; }
+};
+#endif
+
+// A Kokkos::Cuda instance on another GPU than the calling thread's current one, as Kokkos allows: the native
+// kernels (what `automatic` runs here, and a native strategy named) run on the instance's device, as Kokkos'
+// own kernels do, and the caller's current device is the same after each call.
+TEST(BridgeDevicesGpu, AnInstanceOnAnotherGpuRunsThereAndLeavesTheCurrentDevice) {
+  KSYNC_REQUIRE_BRIDGE();
+  KSYNC_REQUIRE_GPUS(2);
+#if KSYNC_NATIVE_BRIDGE
+  int current = 0;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  const int other = current == 0 ? 1 : 0;
+  cudaStream_t stream = nullptr;
+  {
+    const ksync::cuda::device_guard on(other);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  }
+  {
+    const Kokkos::Cuda exec(stream);
+    ASSERT_EQ(exec.cuda_device(), other);
+    const std::int64_t n = 1'000'003;
+    const Kokkos::View<std::int32_t*> counts(Kokkos::view_alloc(exec, "ksync::test::counts_on_other_gpu"), n);
+    exec.fence("ksync::test::allocated");
+    const auto current_after = [] {
+      int device = -1;
+      EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+      return device;
+    };
+    ASSERT_EQ(cudaSetDevice(current), cudaSuccess);  // Kokkos' constructor and allocation may have switched
+    ksync::parallel_for(exec, n, AddOne{counts});
+    EXPECT_EQ(current_after(), current);
+    ksync::parallel_for(exec, n, AddOne{counts}, ksync::index_strategy::block_batched);
+    EXPECT_EQ(current_after(), current);
+    EXPECT_EQ(ksync::reduce(exec, counts), 2 * n);
+    EXPECT_EQ(current_after(), current);
+    EXPECT_EQ(ksync::reduce(exec, counts, reduce_op::sum, reduce_strategy::two_pass), 2 * n);
+    EXPECT_EQ(current_after(), current);
+  }
+  ASSERT_EQ(cudaSetDevice(current), cudaSuccess);
+  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+#endif
 }
 
 }  // namespace

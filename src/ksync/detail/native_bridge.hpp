@@ -3,8 +3,10 @@
 // The bridge from ksync:: (Kokkos) to ksync::cuda:: (hand-written CUDA): when `exec` is Kokkos::Cuda and
 // this ksync was built with its native half, a native strategy or form runs ksync::cuda's kernel on exec's
 // stream, on the Views' own memory. Everywhere else it is refused with std::invalid_argument before any
-// work (check_native_reachable and each operation's own checks). The kernels are launched from the calling
-// thread's current device, so exec's stream must be that device's, as CUDA asks of any launch.
+// work (check_native_reachable and each operation's own checks). An instance may live on another GPU than the
+// calling thread's current one, as Kokkos allows: every entry below makes exec's device current for the call
+// (CUDA launches from the current device, and Kokkos does the same before its own launches) and gives the
+// caller's back after it.
 //
 // This file holds what every bridge shares: whether the bridge exists, the checks, where a result lands,
 // the mailbox a blocking value comes home through, and the one entry every operation goes through:
@@ -36,6 +38,7 @@
 
 #if KSYNC_NATIVE_BRIDGE  // ksync/backend.hpp
 #include <ksync/cuda/mailbox.hpp>
+#include <ksync/cuda/runtime.hpp>
 #include <ksync/cuda/value_types.hpp>
 #endif
 
@@ -162,6 +165,9 @@ decltype(auto) native(const ExecutionSpace& exec, Arguments&&... arguments) {
     static_assert(twin_takes<Name, ExecutionSpace, Arguments...>,
                   "ksync: the portable operation calls its native twin with arguments that no twin() in its bridge "
                   "file (ksync/detail/bridge/) takes: make the two agree");
+#if KSYNC_NATIVE_BRIDGE  // twins exist only there
+    const ksync::cuda::device_guard on(exec.cuda_device());
+#endif
     return twin(operation<Name>{}, exec, std::forward<Arguments>(arguments)...);
   } else {
     throw std::logic_error(std::string(operation<Name>::name()) +
@@ -190,6 +196,7 @@ T blocking_through_mailbox(const ExecutionSpace& exec, Fold&& fold) = delete;  /
 template <class T, class Fold>
   requires ksync::cuda::is_value_type_v<T>
 T blocking_through_mailbox(const Kokkos::Cuda& exec, Fold&& fold) {
+  const ksync::cuda::device_guard on(exec.cuda_device());
   return ksync::cuda::mailbox::receive<T>(exec.cuda_stream(), [&](T* mailbox_slot) {
     Kokkos::View<T, Kokkos::CudaSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> slot(mailbox_slot);
     fold(slot);
@@ -206,9 +213,11 @@ void native_wait(const ExecutionSpace& exec, std::uint32_t ticket, void* destina
 
 #if KSYNC_NATIVE_BRIDGE
 inline std::uint32_t native_post(const Kokkos::Cuda& exec, const void* device_source, std::size_t bytes) {
+  const ksync::cuda::device_guard on(exec.cuda_device());
   return ksync::cuda::mailbox::post(exec.cuda_stream(), device_source, bytes).epoch;
 }
 inline void native_wait(const Kokkos::Cuda& exec, std::uint32_t ticket, void* destination, std::size_t bytes) {
+  const ksync::cuda::device_guard on(exec.cuda_device());
   ksync::cuda::mailbox::wait(exec.cuda_stream(), {ticket}, destination, bytes);
 }
 #endif

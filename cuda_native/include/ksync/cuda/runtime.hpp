@@ -42,21 +42,28 @@ enum class gpu_presence { run, skip, fail };
 // Multiprocessor count of `device`, read once per device and cached.
 [[nodiscard]] int multiprocessor_count(int device);
 
-// Makes `device` current for a scope and restores the previous device after it (also on exceptions).
+// Makes `device` current for a scope and restores the previous device after it (also on exceptions). Where
+// `device` is already current it costs one cudaGetDevice and sets nothing.
 class device_guard {
  public:
   explicit device_guard(int device) {
     KSYNC_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (device != previous_) KSYNC_CUDA_CHECK(cudaSetDevice(device));
+    if (device != previous_) {
+      KSYNC_CUDA_CHECK(cudaSetDevice(device));
+      switched_ = true;
+    }
   }
   device_guard(const device_guard&) = delete;
   device_guard& operator=(const device_guard&) = delete;
   device_guard(device_guard&&) = delete;
   device_guard& operator=(device_guard&&) = delete;
-  ~device_guard() { (void)cudaSetDevice(previous_); }
+  ~device_guard() {
+    if (switched_) (void)cudaSetDevice(previous_);
+  }
 
  private:
   int previous_ = 0;
+  bool switched_ = false;
 };
 
 namespace detail {
