@@ -165,8 +165,11 @@ decltype(auto) native(const ExecutionSpace& exec, Arguments&&... arguments) {
     static_assert(twin_takes<Name, ExecutionSpace, Arguments...>,
                   "ksync: the portable operation calls its native twin with arguments that no twin() in its bridge "
                   "file (ksync/detail/bridge/) takes: make the two agree");
-#if KSYNC_NATIVE_BRIDGE  // twins exist only there
-    const ksync::cuda::device_guard on(exec.cuda_device());
+#if KSYNC_NATIVE_BRIDGE  // twins of Kokkos::Cuda exist only there (tests give others)
+    if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
+      const ksync::cuda::device_guard on(exec.cuda_device());
+      return twin(operation<Name>{}, exec, std::forward<Arguments>(arguments)...);
+    }
 #endif
     return twin(operation<Name>{}, exec, std::forward<Arguments>(arguments)...);
   } else {
