@@ -73,6 +73,37 @@ TEST(BridgeLargeGpu, IndicesBeyondTwoToThe32AreReachedByEveryStrategy) {
 }
 
 #if KSYNC_NATIVE_BRIDGE
+// bins(i % 4) += 1 + 2i through Kokkos' atomics, which take a lock for a Kokkos::complex<double>.
+struct AddToComplexBins {
+  Kokkos::View<Kokkos::complex<double>*> bins;
+  KOKKOS_FUNCTION void operator()(std::int64_t i) const {
+    Kokkos::atomic_add(&bins(i % 4), Kokkos::complex<double>(1.0, 2.0));
+  }
+};
+#endif
+
+// A functor's lock-based atomics work in the native kernel that `automatic` runs, in a process (CTest runs
+// each test alone) where this translation unit launches no Kokkos kernel before it: the bridge fills the
+// unit's pointer to the lock array itself, as Kokkos does before its own launches.
+TEST(BridgeAtomicsGpu, LockBasedAtomicsInAFunctorWorkInTheNativeKernel) {
+  KSYNC_REQUIRE_BRIDGE();
+#if KSYNC_NATIVE_BRIDGE
+  const Kokkos::Cuda exec;
+  const Kokkos::View<Kokkos::complex<double>*> bins(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::test::bins"), 4);
+  ASSERT_EQ(cudaMemset(bins.data(), 0, 4 * sizeof(Kokkos::complex<double>)), cudaSuccess);  // no Kokkos kernel
+  const std::int64_t n = 1'000'003;
+  ksync::parallel_for(exec, n, AddToComplexBins{bins});
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins);
+  for (std::int64_t b = 0; b < 4; ++b) {
+    const auto expected = static_cast<double>((n - b + 3) / 4);  // the indices i < n with i % 4 == b
+    EXPECT_EQ(host(b).real(), expected) << "bin " << b;
+    EXPECT_EQ(host(b).imag(), 2 * expected) << "bin " << b;
+  }
+#endif
+}
+
+#if KSYNC_NATIVE_BRIDGE
 // counts(i) += 1: every index once per call.
 struct AddOne {
   Kokkos::View<std::int32_t*> counts;

@@ -168,6 +168,12 @@ decltype(auto) native(const ExecutionSpace& exec, Arguments&&... arguments) {
 #if KSYNC_NATIVE_BRIDGE  // twins of Kokkos::Cuda exist only there (tests give others)
     if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda>) {
       const ksync::cuda::device_guard on(exec.cuda_device());
+#if defined(__CUDACC__)
+      // A user functor's lock-based atomics (Kokkos::complex<double>, 16-byte types) find their locks through
+      // a device symbol that, without relocatable device code, each translation unit holds and Kokkos fills
+      // just before its own launches: a native kernel needs the same, once per unit (desul caches it).
+      desul::ensure_cuda_lock_arrays_on_device();
+#endif
       return twin(operation<Name>{}, exec, std::forward<Arguments>(arguments)...);
     }
 #endif
