@@ -99,5 +99,30 @@ TEST(NativeParallelForArguments, ANegativeCountAndAPortableStrategyAreRefused) {
       "ksync::cuda::parallel_for: strategy = unknown (9) is not one of ksync::cuda's"));
 }
 
+// More indices than a grid of the strategy's blocks holds: refused before any launch, naming n; `automatic`
+// loops with grid_stride there instead.
+TEST(NativeParallelForArguments, ACountPastTheGridIsRefusedByTheBlockStrategiesAndLoopedByAutomatic) {
+  const std::int64_t past_thread_per_index = (std::int64_t{1} << 31) * 256;  // 2^31 blocks of 256
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_for(nullptr, past_thread_per_index, CountCalls<std::int64_t>{nullptr},
+                                  index_strategy::thread_per_index);
+      },
+      "ksync::cuda::parallel_for: n = 549755813888 needs 2147483648 blocks of strategy thread_per_index, more "
+      "than a grid holds (2147483647); grid_stride takes any n"));
+  const std::int64_t past_block_batched = (std::int64_t{1} << 31) * 1024;
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_for(nullptr, past_block_batched, CountCalls<std::int64_t>{nullptr},
+                                  index_strategy::block_batched);
+      },
+      "ksync::cuda::parallel_for: n = 2199023255552 needs 2147483648 blocks of strategy block_batched"));
+  using ksync::cuda::detail::native_index_choice;
+  const std::int64_t most_block_batched = ksync::cuda::detail::max_grid_blocks * 1024;  // a full grid of blocks
+  EXPECT_EQ(native_index_choice(index_strategy::automatic, most_block_batched), index_strategy::block_batched);
+  EXPECT_EQ(native_index_choice(index_strategy::automatic, most_block_batched + 1), index_strategy::grid_stride);
+  EXPECT_EQ(native_index_choice(index_strategy::automatic, 132 * 1024 - 1), index_strategy::thread_per_index);
+}
+
 }  // namespace
 }  // namespace ksync::test

@@ -8,6 +8,7 @@
 // time (docs/index-functors.md).
 #pragma once
 
+#include <ksync/cuda/detail/parallel/grid_limit.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/index_strategy.hpp>
@@ -41,6 +42,7 @@ struct block_batched : ksync::detail::implements<index_strategy::block_batched> 
   static void launch(cudaStream_t stream, Index n, const F& f) {
     constexpr std::int64_t per_block = block_size * batch;
     const auto blocks = (static_cast<std::int64_t>(n) + per_block - 1) / per_block;
+    check_grid_fits("block_batched", n, blocks);
     for_block_batched<block_size, batch, Index, F><<<static_cast<unsigned int>(blocks), block_size, 0, stream>>>(n, f);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::parallel_for (block_batched)");
   }

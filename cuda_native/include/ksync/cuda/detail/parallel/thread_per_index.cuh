@@ -5,6 +5,7 @@
 // multiprocessor are bounded by its resident threads (docs/index-functors.md).
 #pragma once
 
+#include <ksync/cuda/detail/parallel/grid_limit.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/index_strategy.hpp>
@@ -26,6 +27,7 @@ struct thread_per_index : ksync::detail::implements<index_strategy::thread_per_i
   template <class Index, class F>
   static void launch(cudaStream_t stream, Index n, const F& f) {
     const auto blocks = (static_cast<std::int64_t>(n) + block_size - 1) / block_size;
+    check_grid_fits("thread_per_index", n, blocks);
     for_thread_per_index<Index, F><<<static_cast<unsigned int>(blocks), block_size, 0, stream>>>(n, f);
     KSYNC_CUDA_CHECK_LAUNCH("ksync::cuda::parallel_for (thread_per_index)");
   }
