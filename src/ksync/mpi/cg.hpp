@@ -404,6 +404,7 @@ cg_result cg(const ExecutionSpace& exec, MPI_Comm comm, const distributed_csr<T,
   check_collectively(comm, problem.empty(), where, problem);
 #if KSYNC_NATIVE_BRIDGE
   if constexpr (std::is_same_v<ExecutionSpace, Kokkos::Cuda> && ksync::detail::csr_has_native_twin<Index, Offset>) {
+    const ksync::cuda::device_guard on(exec.cuda_device());  // as every bridge entry (native_bridge.hpp)
     auto& bridge = detail::nccl_bridge_of<T, Index, Offset>(comm, a);
     return ksync::cuda::mpi::cg(exec.cuda_stream(), comm, bridge.nccl, bridge.matrix, b.data(), x.data(), options);
   }
