@@ -11,7 +11,8 @@
 // n: std::int32_t (f receives an std::int32_t) or any other integer type (f receives an std::int64_t; n may
 // be 2^31 or more). f is called exactly once for each index, in no particular order and with no barrier
 // between calls, as Kokkos' parallel_for promises. Unlabelled kernels are labelled "ksync::parallel_for";
-// a native strategy runs inside a Kokkos Tools region of that label (its kernel is not Kokkos').
+// a native strategy (and `automatic` where it runs natively) runs inside a Kokkos Tools region of that label
+// (its kernel is not Kokkos'). There f is a kernel parameter: at most 32,764 bytes, CUDA's limit.
 #pragma once
 
 #include <ksync/detail/bridge/parallel_for.hpp>
@@ -29,12 +30,13 @@ namespace ksync {
 
 namespace detail {
 
-// Where `automatic` runs ksync::cuda::parallel_for's `automatic` (block_batched, or thread_per_index where n
-// is too small for a batched block on every multiprocessor): Kokkos::Cuda with the native half, in a
-// translation unit compiled as CUDA. Its kernel is launched without Kokkos' launch machinery, and on an H200
-// the bridge's rows were at least as fast as Kokkos' RangePolicy at every n from 2^16 to 2^20, where the
-// portable batched (a quarter of the work items: fewer blocks than multiprocessors at 2^16) read 0.86-1.0x
-// of it (docs/index-functors.md). Elsewhere `automatic` is portable_index_choice()'s.
+// Where `automatic` runs ksync::cuda::parallel_for's `automatic` (block_batched; thread_per_index where n is
+// too small for a batched block on every multiprocessor, grid_stride past a full grid): Kokkos::Cuda with the
+// native half, in a translation unit compiled as CUDA. On an H200 the bridge's thread_per_index and
+// block_batched rows read 1.0-1.2x Kokkos' RangePolicy at 2^16-2^18, where the portable batched (a quarter of
+// the work items: fewer blocks than multiprocessors at 2^16) read 0.86-1.01x; on an H100 `automatic` so read
+// 1.01-1.58x at every n from 2^16 to 2^20 (docs/index-functors.md). Elsewhere `automatic` is
+// portable_index_choice()'s.
 template <class ExecutionSpace, class Index>
 inline constexpr bool automatic_for_runs_native = twin_of<"ksync::parallel_for", ExecutionSpace, Index>::exists;
 
