@@ -171,7 +171,9 @@ decltype(auto) native(const ExecutionSpace& exec, Arguments&&... arguments) {
 #if defined(__CUDACC__)
       // A user functor's lock-based atomics (Kokkos::complex<double>, 16-byte types) find their locks through
       // a device symbol that, without relocatable device code, each translation unit holds and Kokkos fills
-      // just before its own launches: a native kernel needs the same, once per unit (desul caches it).
+      // just before its own launches: a native kernel needs the same, once per unit (desul caches it). That
+      // first fill is a cudaMemcpyToSymbol, which a stream capture refuses, as it refuses Kokkos' first
+      // launch in a unit: make one call before capturing, as the workspaces already ask (reduce.hpp).
       desul::ensure_cuda_lock_arrays_on_device();
 #endif
       return twin(operation<Name>{}, exec, std::forward<Arguments>(arguments)...);
