@@ -73,7 +73,8 @@ TEST(BridgeLargeGpu, IndicesBeyondTwoToThe32AreReachedByEveryStrategy) {
 }
 
 #if KSYNC_NATIVE_BRIDGE
-// bins(i % 4) += 1 + 2i through Kokkos' atomics, which take a lock for a Kokkos::complex<double>.
+// Adds the complex number (1, 2) to bins(i % 4) through Kokkos' atomics, which take a lock for a
+// Kokkos::complex<double>.
 struct AddToComplexBins {
   Kokkos::View<Kokkos::complex<double>*> bins;
   KOKKOS_FUNCTION void operator()(std::int64_t i) const {
