@@ -137,6 +137,17 @@ void time_round_trip_mailbox(benchmark::State& state) {
   ksync::bench::time_round_trips(state, [&] { return ksync::cuda::reduce(cudaStreamPerThread, data.data(), n); });
 }
 
+// The same blocking sum with a strategy and launch shape named: what the default's grid (last_block, blocks
+// of 256, 16 elements a thread) is chosen against where a round trip is latency-bound.
+void time_round_trip_shape(benchmark::State& state, ksync::reduce_strategy strategy,
+                           ksync::cuda::reduce_tuning tuning) {
+  const auto data = ksync::bench::make_input(state.range(0));
+  const auto n = static_cast<std::size_t>(state.range(0));
+  ksync::bench::time_round_trips(state, [&] {
+    return ksync::cuda::reduce(cudaStreamPerThread, data.data(), n, ksync::reduce_op::sum, strategy, tuning);
+  });
+}
+
 // The round trip without the mailbox, for comparison: the result into device memory, a copy to pinned host
 // memory, and cudaStreamSynchronize.
 void time_round_trip_copy_and_synchronize(benchmark::State& state) {
@@ -214,5 +225,22 @@ void ksync::bench::register_round_trip_benchmarks(bool smoke) {
     ksync::bench::add_timed("native/round_trip/ksync_mailbox/float", n, time_round_trip_mailbox);
     ksync::bench::add_timed("native/round_trip/copy_and_synchronize/float", n, time_round_trip_copy_and_synchronize);
     ksync::bench::add_timed("native/round_trip/cub/float", n, time_round_trip_cub);
+  }
+  // native/round_trip_shape/<strategy>/<block size>x<items a thread>/float/<n>: the one-store strategies at
+  // the default shape, and last_block's shapes around it, at the sizes where the grid has more than one block.
+  for (const auto n : smoke ? std::vector<std::int64_t>{std::int64_t{1} << 16}
+                            : std::vector<std::int64_t>{std::int64_t{1} << 16, std::int64_t{1} << 20}) {
+    const auto add = [&](ksync::reduce_strategy strategy, int block_size, int items) {
+      ksync::bench::add_timed("native/round_trip_shape/" + std::string(ksync::to_string(strategy)) + "/" +
+                                  std::to_string(block_size) + "x" + std::to_string(items) + "/float",
+                              n, time_round_trip_shape, strategy,
+                              ksync::cuda::reduce_tuning{.block_size = block_size, .items_per_thread = items});
+    };
+    for (const auto strategy :
+         {ksync::reduce_strategy::two_pass, ksync::reduce_strategy::grid_sync, ksync::reduce_strategy::cluster})
+      add(strategy, 256, 16);
+    for (const int block_size : ksync::cuda::reduce_block_sizes)
+      for (const int items : smoke ? std::vector<int>{16} : std::vector<int>{4, 8, 16, 32, 64})
+        add(ksync::reduce_strategy::last_block, block_size, items);
   }
 }
