@@ -7,6 +7,8 @@
 #include <ksync/detail/arguments.hpp>
 #include <ksync/strategy_rows.hpp>
 
+#include <string_view>
+
 namespace ksync {
 
 // How ksync::parallel_for and ksync::parallel_reduce (and ksync::cuda::parallel_for) map the indices
@@ -43,5 +45,15 @@ constexpr const auto& strategy_rows(index_strategy /*tag*/) noexcept {
 }
 
 inline constexpr auto all_index_strategies = detail::ids_of(index_strategy_rows);
+
+// The 2-D forms (f(i, j) over rows x cols): which index neighbouring work items step through, as
+// Kokkos::Iterate names it for MDRangePolicy. left: i, the first (the stride-1 index of a LayoutLeft View,
+// Kokkos' default on GPUs); right: j, the last (LayoutRight's, Kokkos' default on host backends, and a C
+// array's a[rows][cols]). Threads that step through the stride-1 index read and write contiguous memory.
+enum class iterate { left, right };
+
+[[nodiscard]] constexpr std::string_view to_string(iterate order) noexcept {
+  return order == iterate::left ? "left" : "right";
+}
 
 }  // namespace ksync

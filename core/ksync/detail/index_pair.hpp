@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The 2-D index forms (ksync::parallel_for(exec, rows, cols, f), ksync::cuda::parallel_for(stream, rows,
+// cols, f), and parallel_reduce's) as one flat index k in [0, rows * cols) handed to the 1-D machinery: work
+// item k calls f(i, j) with the index that `order` names as the fast one (iterate::left: i, the first, as
+// LayoutLeft strides it; iterate::right: j) being k % extent, the other k / extent. Neighbouring work items
+// so touch neighbouring elements of an array laid out in that order, and every strategy of the 1-D forms
+// (their batching, their grids, the native kernels) applies unchanged. The division is invariant_divisor's
+// multiply and shifts. Plain C++, shared by both halves.
+#pragma once
+
+#include <ksync/detail/arguments.hpp>
+#include <ksync/detail/host_device.hpp>
+#include <ksync/detail/invariant_divisor.hpp>
+#include <ksync/index_strategy.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace ksync::detail {
+
+// (i, j) of flat index k: the fast index k % fast_extent, the slow one k / fast_extent.
+template <iterate Order, class Index>
+struct index_pair_map {
+  invariant_divisor<Index> fast_extent;
+
+  KSYNC_HOST_DEVICE void split(Index k, Index& i, Index& j) const {
+    const Index slow = fast_extent.quotient(k);
+    const Index fast = k - slow * fast_extent.divisor();
+    i = Order == iterate::left ? fast : slow;
+    j = Order == iterate::left ? slow : fast;
+  }
+};
+
+// f(i, j) as an index functor g(k).
+template <iterate Order, class Index, class F>
+struct index_pair_for {
+  F f;
+  index_pair_map<Order, Index> map;
+  KSYNC_HOST_DEVICE void operator()(Index k) const {
+    Index i = 0;
+    Index j = 0;
+    map.split(k, i, j);
+    f(i, j);
+  }
+};
+
+// f(i, j, acc) as a reduction functor g(k, acc).
+template <iterate Order, class Index, class F>
+struct index_pair_reduce {
+  F f;
+  index_pair_map<Order, Index> map;
+  template <class Acc>
+  KSYNC_HOST_DEVICE void operator()(Index k, Acc& acc) const {
+    Index i = 0;
+    Index j = 0;
+    map.split(k, i, j);
+    f(i, j, acc);
+  }
+};
+
+// rows * cols, the flat count, after checking both extents and that it fits Index.
+template <class Index>
+Index checked_pair_count(const char* where, Index rows, Index cols) {
+  check_argument(rows >= 0, where, "rows = ", rows, " is negative");
+  check_argument(cols >= 0, where, "cols = ", cols, " is negative");
+  constexpr Index largest = std::numeric_limits<Index>::max();
+  if constexpr (std::is_same_v<Index, std::int32_t>) {
+    check_argument(cols == 0 || rows <= largest / cols, where, "rows x cols = ", rows, " x ", cols,
+                   " does not fit an std::int32_t index: pass std::int64_t extents");
+  } else {
+    check_argument(cols == 0 || rows <= largest / cols, where, "rows x cols = ", rows, " x ", cols,
+                   " does not fit an std::int64_t index");
+  }
+  return rows * cols;
+}
+
+// The index functor over [0, rows * cols) that calls f(i, j) in `order`, with the divisor made here (on the
+// host; any divisor serves an empty range).
+template <iterate Order, class Index, class F>
+index_pair_for<Order, Index, F> make_index_pair_for(const F& f, Index rows, Index cols) {
+  const Index fast = Order == iterate::left ? rows : cols;
+  return {f, {rows == 0 || cols == 0 ? invariant_divisor<Index>{} : invariant_divisor<Index>(fast)}};
+}
+
+template <iterate Order, class Index, class F>
+index_pair_reduce<Order, Index, F> make_index_pair_reduce(const F& f, Index rows, Index cols) {
+  const Index fast = Order == iterate::left ? rows : cols;
+  return {f, {rows == 0 || cols == 0 ? invariant_divisor<Index>{} : invariant_divisor<Index>(fast)}};
+}
+
+// Calls run.template operator()<Order>() with `order` as a compile-time value: each order is its own kernel.
+template <class Run>
+void with_iterate(iterate order, Run&& run) {
+  if (order == iterate::left) {
+    run.template operator()<iterate::left>();
+  } else {
+    run.template operator()<iterate::right>();
+  }
+}
+
+}  // namespace ksync::detail
