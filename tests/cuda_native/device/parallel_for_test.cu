@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ksync::cuda::parallel_for (native): every strategy reaches every index exactly once, with int32 and int64
-// counts, 2^31 indices and more with int64; bad input refused before any work.
+// ksync::cuda::parallel_for (native): every strategy reaches every index (and every pair of the 2-D form, in
+// either order) exactly once, with int32 and int64 counts, 2^31 indices and more with int64; bad input
+// refused before any work.
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ksync::test {
@@ -82,6 +84,47 @@ TEST(NativeParallelForGpu, Int64CountsReachPast2To31) {
     }
     EXPECT_EQ(wrong, 0);
   }
+}
+
+// The 2-D form: counts[i * cols + j] += 1 for the pair (i, j), every strategy, both orders.
+template <class Index>
+struct CountPairs {
+  std::int32_t* counts;
+  Index cols;
+  __device__ void operator()(Index i, Index j) const { atomicAdd(counts + static_cast<std::int64_t>(i) * cols + j, 1); }
+};
+
+template <class Index>
+void expect_each_pair_once(iterate order) {
+  for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native)) {
+    for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+             {0, 3}, {3, 0}, {1, 1}, {3, 7}, {7, 3}, {1, 4'099}, {4'099, 1}, {257, 1'023}, {1'025, 1'025}}) {
+      SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy)
+                                        << ", order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
+      cuda::device_buffer<std::int32_t> counts(std::vector<std::int32_t>(static_cast<std::size_t>(rows * cols), 0));
+      ksync::cuda::parallel_for(cudaStreamPerThread, static_cast<Index>(rows), static_cast<Index>(cols),
+                                CountPairs<Index>{counts.data(), static_cast<Index>(cols)}, strategy, order);
+      std::int64_t wrong = 0;
+      for (const auto count : counts.to_host())
+        wrong += count == 1 ? 0 : 1;
+      EXPECT_EQ(wrong, 0);
+    }
+  }
+}
+
+TEST(NativeParallelForGpu, EveryStrategyCallsFOncePerPairInEitherOrder) {
+  KSYNC_REQUIRE_GPU();
+  for (const auto order : {iterate::left, iterate::right}) {
+    expect_each_pair_once<std::int32_t>(order);
+    expect_each_pair_once<std::int64_t>(order);
+  }
+}
+
+TEST(NativeParallelForArguments, BadExtentsAreRefused) {
+  EXPECT_TRUE(refuses([] { ksync::cuda::parallel_for(nullptr, 4, -2, CountPairs<std::int32_t>{nullptr, 0}); },
+                      "ksync::cuda::parallel_for: cols = -2 is negative"));
+  EXPECT_TRUE(refuses([] { ksync::cuda::parallel_for(nullptr, 70'000, 70'000, CountPairs<std::int32_t>{nullptr, 0}); },
+                      "ksync::cuda::parallel_for: rows x cols = 70000 x 70000 does not fit an std::int32_t index"));
 }
 
 TEST(NativeParallelForArguments, ANegativeCountAndAPortableStrategyAreRefused) {
