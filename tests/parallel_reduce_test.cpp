@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ksync::test {
@@ -245,6 +246,78 @@ TEST(ParallelReduce, EveryReachableReduceStrategyTakesSumMinAndMaxReducersOfDoub
     expect_sum_min_max_reducers<double>(strategy);
     expect_sum_min_max_reducers<std::int32_t>(strategy);
   }
+}
+
+// The 2-D form: acc += i * cols + j, so the sum over rows x cols is N (N - 1) / 2 with N = rows * cols, and a
+// missed or repeated pair changes it; a Max reducer over the same value, into a device View, is N - 1.
+template <class Index>
+struct SumOfFlatIndices {
+  Index cols;
+  KOKKOS_FUNCTION void operator()(Index i, Index j, std::int64_t& acc) const {
+    acc += static_cast<std::int64_t>(i) * cols + j;
+  }
+};
+
+template <class Index>
+struct LargestFlatIndex {
+  Index cols;
+  KOKKOS_FUNCTION void operator()(Index i, Index j, std::int64_t& acc) const {
+    const std::int64_t value = static_cast<std::int64_t>(i) * cols + j;
+    acc = value > acc ? value : acc;
+  }
+};
+
+template <class Index, class Strategy>
+void expect_sum_of_pairs(Strategy strategy, iterate order) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<std::int64_t> largest("ksync::test::largest");
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, 4}, {4, 0}, {1, 1}, {3, 7}, {7, 3}, {33, 31}, {1'000, 1'001}, {1, 100'003}}) {
+    SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy)
+                                      << ", order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
+    const std::int64_t n = rows * cols;
+    const SumOfFlatIndices<Index> f{static_cast<Index>(cols)};
+    std::int64_t sum = -1;
+    ksync::parallel_reduce(exec, static_cast<Index>(rows), static_cast<Index>(cols), f, sum, strategy, order);
+    EXPECT_EQ(sum, n * (n - 1) / 2);
+    if (n == 0) continue;
+    ksync::parallel_reduce(
+        exec, static_cast<Index>(rows), static_cast<Index>(cols), LargestFlatIndex<Index>{static_cast<Index>(cols)},
+        Kokkos::Max<std::int64_t, Kokkos::DefaultExecutionSpace::memory_space>(largest), strategy, order);
+    std::int64_t largest_value = -1;
+    Kokkos::deep_copy(exec, largest_value, largest);
+    exec.fence("ksync::test::largest");
+    EXPECT_EQ(largest_value, n - 1);
+  }
+}
+
+TEST(ParallelReducePairs, EveryPortableAndReachableReduceStrategySumsInEitherOrder) {
+  for (const auto order : {iterate::left, iterate::right}) {
+    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
+      expect_sum_of_pairs<std::int32_t>(strategy, order);
+      expect_sum_of_pairs<std::int64_t>(strategy, order);
+    }
+    for (const auto strategy : reachable<Kokkos::DefaultExecutionSpace>(all_reduce_strategies)) {
+      expect_sum_of_pairs<std::int32_t>(strategy, order);
+      expect_sum_of_pairs<std::int64_t>(strategy, order);
+    }
+  }
+}
+
+TEST(ParallelReducePairs, KernelsCarryTheirLabelAndBadExtentsAreRefused) {
+  const Kokkos::DefaultExecutionSpace exec;
+  const SumOfFlatIndices<std::int32_t> f{10};
+  std::int64_t sum = 0;
+  {
+    const tools_labels labels;
+    ksync::parallel_reduce("my_app::sum", exec, 10, 10, f, sum, index_strategy::kokkos);
+    ksync::parallel_reduce(exec, 10, 10, f, sum, index_strategy::kokkos);
+    EXPECT_EQ(labels.kernels, (std::vector<std::string>{"my_app::sum", "ksync::parallel_reduce"}));
+  }
+  EXPECT_TRUE(
+      refuses([&] { ksync::parallel_reduce(exec, 10, -1, f, sum); }, "ksync::parallel_reduce: cols = -1 is negative"));
+  EXPECT_TRUE(refuses([&] { ksync::parallel_reduce(exec, 100'000, 100'000, f, sum); },
+                      "ksync::parallel_reduce: rows x cols = 100000 x 100000 does not fit an std::int32_t index"));
 }
 
 TEST(ParallelReduceArguments, NativeReduceStrategiesAreRefusedWhereTheBridgeDoesNotExist) {

@@ -13,6 +13,18 @@
 // between calls, as Kokkos' parallel_for promises. Unlabelled kernels are labelled "ksync::parallel_for";
 // a native strategy (and `automatic` where it runs natively) runs inside a Kokkos Tools region of that label
 // (its kernel is not Kokkos'). There f is a kernel parameter: at most 32,764 bytes, CUDA's limit.
+//
+//   parallel_for([label,] exec, rows, cols, f[, strategy[, order]])   f(i, j) for i < rows, j < cols
+//
+// The 2-D form, what Kokkos code writes with MDRangePolicy<Rank<2>>. rows and cols: f receives std::int32_t
+// where both are std::int32_t (rows * cols must then fit one), std::int64_t otherwise. order (ksync::iterate)
+// names the index that neighbouring work items step through, by default the one exec's default layout
+// strides by 1 (left, i, on GPU backends; right, j, on host backends), as Kokkos' MDRangePolicy defaults.
+// kokkos runs MDRangePolicy; automatic and batched run the 1-D strategies over the flat index k < rows *
+// cols (ksync/detail/index_pair.hpp: (i, j) from k by a multiply and shifts, no division), the native
+// automatic where the 1-D form runs it, and on host backends batched (what automatic runs there) loops over
+// the fast index inside each work item of the slow one. The native rows: the 1-D native rows over the flat
+// index, through the bridge.
 #pragma once
 
 #include <ksync/detail/bridge/parallel_for.hpp>
@@ -70,6 +82,44 @@ template <class ExecutionSpace, detail::index_count N, class F>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
 void parallel_for(const ExecutionSpace& exec, N n, const F& f, index_strategy strategy = index_strategy::automatic) {
   ksync::parallel_for("ksync::parallel_for", exec, n, f, strategy);
+}
+
+template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_for(const std::string& label, const ExecutionSpace& exec, R rows, C cols, const F& f,
+                  index_strategy strategy = index_strategy::automatic,
+                  iterate order = detail::layout_order<ExecutionSpace>) {
+  using Index = detail::pair_index_type_of<R, C>;
+  static_assert(std::is_invocable_v<const F&, Index, Index>,
+                "ksync::parallel_for: with rows and cols, f must be callable as f(i, j) with two indices");
+  constexpr const char* where = "ksync::parallel_for";
+  const auto row_count = detail::checked_index_count<Index>(where, rows, "rows");
+  const auto col_count = detail::checked_index_count<Index>(where, cols, "cols");
+  const Index count = detail::checked_pair_count(where, row_count, col_count);
+  detail::check_index_strategy(where, strategy);
+  detail::check_iterate(where, order);
+  detail::check_native_reachable<"ksync::parallel_for", ExecutionSpace, Index>(where, "strategy", strategy,
+                                                                               /*needs_cuda_compiler=*/true);
+  if (is_native(strategy) ||
+      (strategy == index_strategy::automatic && detail::automatic_for_runs_native<ExecutionSpace, Index>)) {
+    const detail::tools_region region(label);
+    detail::with_iterate(order, [&]<iterate Order>() {
+      detail::native<"ksync::parallel_for", Index>(
+          exec, count, detail::make_index_pair_for<Order>(f, row_count, col_count), strategy);
+    });
+    return;
+  }
+  const index_strategy row = strategy == index_strategy::automatic ? index_strategy::batched : strategy;
+  detail::portable_index_strategies::dispatch(
+      where, row, [&]<class Strategy>() { Strategy::run_for_pairs(label, exec, row_count, col_count, order, f); });
+}
+
+template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F>
+  requires Kokkos::is_execution_space_v<ExecutionSpace>
+void parallel_for(const ExecutionSpace& exec, R rows, C cols, const F& f,
+                  index_strategy strategy = index_strategy::automatic,
+                  iterate order = detail::layout_order<ExecutionSpace>) {
+  ksync::parallel_for("ksync::parallel_for", exec, rows, cols, f, strategy, order);
 }
 
 }  // namespace ksync

@@ -6,10 +6,14 @@
 // quarter of the threads to start and retire, and f's setup shared by four calls. Host backends gain nothing
 // from it: Kokkos' RangePolicy already gives each thread one contiguous share, and the batch's bound test
 // kept the compiler from vectorizing f (2-3x slower than Kokkos' loop on OpenMP, docs/index-functors.md), so
-// there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does.
+// there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does. The 2-D form: on GPU backends the
+// same batches over the flat index (index_pair.hpp); on host backends a RangePolicy over the slow index whose
+// work items each loop over the whole fast index, a plain loop the compiler can vectorize, where Kokkos'
+// MDRangePolicy walks tiles.
 #pragma once
 
 #include <ksync/backend.hpp>
+#include <ksync/detail/index_pair.hpp>
 #include <ksync/detail/parallel/kokkos.hpp>
 #include <ksync/detail/strategy_table.hpp>
 #include <ksync/index_strategy.hpp>
@@ -62,6 +66,39 @@ struct BatchedReduce {
   }
 };
 
+// One line of the fast index per work item: f(i, j) for every fast index of slow index `slow`.
+template <iterate Order, class Index, class F>
+struct LineFor {
+  F f;
+  Index fast_extent;
+  KOKKOS_FUNCTION void operator()(Index slow) const {
+    for (Index fast = 0; fast < fast_extent; ++fast) {
+      if constexpr (Order == iterate::left) {
+        f(fast, slow);
+      } else {
+        f(slow, fast);
+      }
+    }
+  }
+};
+
+// The same for f(i, j, acc): each work item folds its line into the thread's accumulator.
+template <iterate Order, class Index, class F>
+struct LineReduce {
+  F f;
+  Index fast_extent;
+  template <class Acc>
+  KOKKOS_FUNCTION void operator()(Index slow, Acc& acc) const {
+    for (Index fast = 0; fast < fast_extent; ++fast) {
+      if constexpr (Order == iterate::left) {
+        f(fast, slow, acc);
+      } else {
+        f(slow, fast, acc);
+      }
+    }
+  }
+};
+
 namespace index_strategies {
 
 struct batched : implements<index_strategy::batched> {
@@ -74,6 +111,32 @@ struct batched : implements<index_strategy::batched> {
     const std::int64_t items = (static_cast<std::int64_t>(n) + index_batch - 1) / index_batch;
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Index>>(exec, 0, Index(items)),
                          BatchedFor<Index, F>{f, n, items});
+  }
+  template <class ExecutionSpace, class Index, class F>
+  static void run_for_pairs(const std::string& label, const ExecutionSpace& exec, Index rows, Index cols, iterate order,
+                            const F& f) {
+    with_iterate(order, [&]<iterate Order>() {
+      if constexpr (runs_on_host<ExecutionSpace>) {
+        const Index slow = Order == iterate::left ? cols : rows;
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Index>>(exec, 0, slow),
+                             LineFor<Order, Index, F>{f, Order == iterate::left ? rows : cols});
+      } else {
+        run_for(label, exec, rows * cols, make_index_pair_for<Order>(f, rows, cols));
+      }
+    });
+  }
+  // Host backends only: on GPU backends the 2-D reduction runs the 1-D strategies over the flat index
+  // (parallel_reduce.hpp).
+  template <class Acc, class ExecutionSpace, class Index, class F, class Result>
+  static void run_reduce_pairs(const std::string& label, const ExecutionSpace& exec, Index rows, Index cols,
+                               iterate order, const F& f, Result&& result) {
+    static_assert(runs_on_host<ExecutionSpace>, "ksync: the line-by-line 2-D reduction is for host backends");
+    with_iterate(order, [&]<iterate Order>() {
+      const Index slow = Order == iterate::left ? cols : rows;
+      Kokkos::parallel_reduce(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Index>>(exec, 0, slow),
+                              LineReduce<Order, Index, F>{f, Order == iterate::left ? rows : cols},
+                              std::forward<Result>(result));
+    });
   }
   template <class Acc, class ExecutionSpace, class Index, class F, class Result>
   static void run_reduce(const std::string& label, const ExecutionSpace& exec, Index n, const F& f, Result&& result) {
