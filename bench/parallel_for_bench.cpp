@@ -3,7 +3,9 @@
 // Dot (ksync::parallel_reduce) in float and double, every index strategy this backend reaches beside
 // Kokkos' own RangePolicy over the same functor (rows kokkos/stream/...), in one run; Dot also with every
 // reduce strategy reached here (rows .../reduce-<strategy>; bridge/... for the native ones). The native suite has
-// the hand-written CUDA kernels and the native strategies; both suites have the device copy.
+// the hand-written CUDA kernels and the native strategies; both suites have the device copy. The 2-D rows
+// (<source>/stream/2d_<kernel>/...: Copy, Triad and Dot as f(i, j) over square Views, the argument the
+// extent) set ksync's 2-D form against Kokkos' MDRangePolicy.
 #include "portable.hpp"
 #include "stream_kernels.hpp"
 
@@ -97,6 +99,97 @@ void time_dot(benchmark::State& state, std::optional<Strategy> strategy) {
   stream::check_dot(state, static_cast<double>(value), n);
 }
 
+// The 2-D rows (stream2d/): the same kernels as f(i, j) over square Views in the backend's default layout,
+// Kokkos' MDRangePolicy<Rank<2>> in its default iteration against ksync::parallel_for(exec, rows, cols, f).
+template <class T>
+struct stream_matrices {
+  Kokkos::View<T**> a, b, c;
+  stream_matrices(const Exec& exec, std::int64_t extent)
+      : a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::a"), extent, extent),
+        b(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::b"), extent, extent),
+        c(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::c"), extent, extent) {
+    Kokkos::deep_copy(exec, a, static_cast<T>(stream::initial_a));
+    Kokkos::deep_copy(exec, b, static_cast<T>(stream::initial_b));
+    Kokkos::deep_copy(exec, c, static_cast<T>(stream::initial_c));
+    exec.fence("ksync::bench::stream_matrices");
+  }
+};
+
+template <class T>
+void time_stream_pairs(benchmark::State& state, stream::kernel k, std::optional<index_strategy> strategy) {
+  const std::int64_t extent = state.range(0);
+  const Exec exec;
+  const stream_matrices<T> matrices(exec, extent);
+  const std::int64_t n = extent * extent;
+  const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
+  stream::with_kernel<Kokkos::View<T**>, T>(k, matrices.a, matrices.b, matrices.c, [&](const auto& functor) {
+    time_on_instance(state, exec, bytes, [&] {
+      if (!strategy) {
+        Kokkos::parallel_for("kokkos_stream2d",
+                             Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(exec, {0, 0}, {extent, extent}), functor);
+      } else {
+        ksync::parallel_for(exec, extent, extent, functor, *strategy);
+      }
+    });
+  });
+  const int written = stream::written_array(k);
+  const Kokkos::View<T**> out = written == 0 ? matrices.a : written == 1 ? matrices.b : matrices.c;
+  const Kokkos::View<const T*, Kokkos::MemoryUnmanaged> flat(out.data(), n);  // contiguous: every element
+  std::int64_t others = 0;
+  Kokkos::parallel_reduce("ksync::bench::check", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                          CountOthers<T>{flat, static_cast<T>(stream::expected_value(k))}, others);
+  check_mismatches(state, others, n, std::string(stream::name(k)));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T, class Strategy>
+void time_dot_pairs(benchmark::State& state, std::optional<Strategy> strategy) {
+  const std::int64_t extent = state.range(0);
+  const Exec exec;
+  const stream_matrices<T> matrices(exec, extent);
+  const Kokkos::View<T> sum("ksync::bench::sum");
+  const stream::dot<Kokkos::View<T**>, T> functor{matrices.a, matrices.b};
+  const std::int64_t n = extent * extent;
+  time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
+    if (!strategy) {
+      Kokkos::parallel_reduce("kokkos_stream2d_dot",
+                              Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(exec, {0, 0}, {extent, extent}), functor,
+                              sum);
+    } else {
+      ksync::parallel_reduce(exec, extent, extent, functor, sum, *strategy);
+    }
+  });
+  T value{};
+  Kokkos::deep_copy(exec, value, sum);
+  exec.fence("ksync::bench::dot");
+  stream::check_dot(state, static_cast<double>(value), n);
+}
+
+// Copy and Triad (one and two arrays read) and Dot, 2-D: Kokkos' MDRangePolicy, then every index strategy
+// reached here, automatic among them (batched's row on host backends; through the bridge, the native
+// automatic). Dot's automatic folds as the 1-D one does (tuned on host backends, the native last_block
+// through the bridge).
+template <class T>
+void register_pairs(std::int64_t extent) {
+  constexpr auto type = stream::type_name<T>();
+  for (const auto k : {stream::kernel::copy, stream::kernel::triad}) {
+    add_timed(stream::row("kokkos", "2d_" + std::string(stream::name(k)), type, "md_range_policy"), extent,
+              time_stream_pairs<T>, k, std::nullopt);
+    for (const auto strategy : all_index_strategies) {
+      const bool through_bridge = is_native(strategy);
+      if (through_bridge && !has_native_bridge<Exec>) continue;
+      add_timed(stream::row(through_bridge ? "bridge" : "portable", "2d_" + std::string(stream::name(k)), type,
+                            to_string(strategy)),
+                extent, time_stream_pairs<T>, k, strategy);
+    }
+  }
+  add_timed(stream::row("kokkos", "2d_dot", type, "md_range_policy"), extent, time_dot_pairs<T, index_strategy>,
+            std::nullopt);
+  for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable))
+    add_timed(stream::row("portable", "2d_dot", type, to_string(strategy)), extent, time_dot_pairs<T, index_strategy>,
+              strategy);
+}
+
 // Kokkos' RangePolicy over each functor, then ksync::parallel_for with every strategy this backend reaches
 // (the native ones through the bridge on Kokkos::Cuda), then the dot rows.
 template <class T>
@@ -133,6 +226,10 @@ void register_parallel_for_benchmarks(bool smoke) {
   for (const auto n : stream::sizes(smoke, runs_on_host<Exec>)) {
     register_type<float>(n);
     register_type<double>(n);
+  }
+  for (const auto extent : stream::square_extents(smoke, runs_on_host<Exec>)) {
+    register_pairs<float>(extent);
+    register_pairs<double>(extent);
   }
 }
 

@@ -45,32 +45,37 @@ constexpr double expected_value(kernel k) {
   return values[static_cast<int>(k)];
 }
 
-// Kernel K over the arrays a, b, c (scalar s), as one index functor.
+// Kernel K over the arrays a, b, c (scalar s), as one index functor: f(i) over 1-D arrays, f(i, j) over 2-D
+// ones (the 2-D rows, stream2d/).
 template <kernel K, class Array, class T>
 struct kernel_at {
   Array a, b, c;
   T s;
-  template <class Index>
-  KSYNC_HOST_DEVICE void operator()(Index i) const {
+  template <class... Index>
+  KSYNC_HOST_DEVICE void operator()(Index... i) const {
     if constexpr (K == kernel::copy) {
-      c(i) = a(i);
+      c(i...) = a(i...);
     } else if constexpr (K == kernel::mul) {
-      b(i) = s * c(i);
+      b(i...) = s * c(i...);
     } else if constexpr (K == kernel::add) {
-      c(i) = a(i) + b(i);
+      c(i...) = a(i...) + b(i...);
     } else {
-      a(i) = b(i) + s * c(i);
+      a(i...) = b(i...) + s * c(i...);
     }
   }
 };
 
-// sum += a(i) b(i): 2 n over a = 1, b = 2.
+// sum += a(i) b(i) (or a(i, j) b(i, j)): 2 n over a = 1, b = 2.
 template <class Array, class T>
 struct dot {
   Array a, b;
   template <class Index>
   KSYNC_HOST_DEVICE void operator()(Index i, T& sum) const {
     sum += a(i) * b(i);
+  }
+  template <class Index>
+  KSYNC_HOST_DEVICE void operator()(Index i, Index j, T& sum) const {
+    sum += a(i, j) * b(i, j);
   }
 };
 
@@ -108,6 +113,16 @@ inline std::string row(std::string_view source, std::string_view kernel_name, st
                        std::string_view variant = {}) {
   std::string name = std::string(source) + "/stream/" + std::string(kernel_name) + "/" + std::string(type);
   return variant.empty() ? name : name + "/" + std::string(variant);
+}
+
+// The 2-D rows' square extents (rows = cols): 2^8 ... 2^14 in steps of 4x in elements on GPUs, up to 2^12 on
+// host backends; smoke: two tiny ones.
+inline std::vector<std::int64_t> square_extents(bool smoke, bool host_backend) {
+  if (smoke) return {32, 128};
+  std::vector<std::int64_t> result;
+  for (int exponent = 8; exponent <= (host_backend ? 12 : 14); exponent += host_backend ? 2 : 1)
+    result.push_back(std::int64_t{1} << exponent);
+  return result;
 }
 
 // Sizes: 2^16 ... 2^30 in steps of 4x on GPUs; 2^16, 2^20 and 2^24 on host backends (three arrays of 2^28

@@ -5,7 +5,9 @@
 // strategy), by a hand-written kernel (per-block shared-memory tree, as BabelStream's) and by CUB
 // (DeviceReduce::Sum over the products). float and double; the portable suite
 // has Kokkos' RangePolicy and the portable strategies over the same functors. The ceiling is the reduce
-// suite's native/device_copy/float at the same sizes.
+// suite's native/device_copy/float at the same sizes. The 2-D rows (<source>/stream/2d_copy, 2d_triad: f(i, j)
+// over square row-major arrays, the argument the extent) set the 2-D form against a hand-written kernel on a
+// 2-D grid.
 #include "../stream_kernels.hpp"
 #include "native.cuh"
 
@@ -160,6 +162,65 @@ void time_dot(benchmark::State& state, dot_by who, reduce_strategy strategy) {
   stream::check_dot(state, value, n);
 }
 
+// The 2-D rows: a(i, j) = data[i * cols + j], a C array's order, so the default iterate::right.
+template <class T>
+struct device_matrix {
+  T* data;
+  std::int64_t cols;
+  template <class Index>
+  __device__ T& operator()(Index i, Index j) const {
+    return data[static_cast<std::int64_t>(i) * cols + j];
+  }
+};
+
+// How hand-written CUDA usually maps a 2-D range: a 2-D grid of 32 x 8 blocks, x along the stride-1 index.
+constexpr unsigned int tile_x = 32, tile_y = 8;
+template <class F>
+__global__ void __launch_bounds__(tile_x* tile_y) hand_written_kernel_2d(F f, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * tile_x + threadIdx.x;
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.y) * tile_y + threadIdx.y;
+  if (i < rows && j < cols) f(i, j);
+}
+
+// Copy or Triad over extent x extent elements, by ksync::cuda::parallel_for's 2-D form with `strategy`, or
+// (no strategy) by the hand-written 2-D kernel.
+template <class T>
+void time_stream_pairs(benchmark::State& state, stream::kernel k, std::optional<index_strategy> strategy) {
+  const std::int64_t extent = state.range(0);
+  const std::int64_t n = extent * extent;
+  const stream_arrays<T> arrays(n);
+  const device_matrix<T> a{arrays.a.data(), extent}, b{arrays.b.data(), extent}, c{arrays.c.data(), extent};
+  const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
+  stream::with_kernel<device_matrix<T>, T>(k, a, b, c, [&](const auto& functor) {
+    time_on_stream(state, cudaStreamPerThread, bytes, [&] {
+      if (!strategy) {
+        const dim3 grid(static_cast<unsigned int>((extent + tile_x - 1) / tile_x),
+                        static_cast<unsigned int>((extent + tile_y - 1) / tile_y));
+        hand_written_kernel_2d<<<grid, dim3(tile_x, tile_y), 0, cudaStreamPerThread>>>(functor, extent, extent);
+        KSYNC_CUDA_CHECK(cudaGetLastError());
+      } else {
+        ksync::cuda::parallel_for(cudaStreamPerThread, extent, extent, functor, *strategy);
+      }
+    });
+  });
+  KSYNC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+  check_elements(state, arrays.array(stream::written_array(k)), n, equals<T>{static_cast<T>(stream::expected_value(k))},
+                 std::string(stream::name(k)));
+  state.counters["n"] = static_cast<double>(n);
+}
+
+template <class T>
+void register_pairs(std::int64_t extent) {
+  constexpr auto type = stream::type_name<T>();
+  for (const auto k : {stream::kernel::copy, stream::kernel::triad}) {
+    const std::string kernel_name = "2d_" + std::string(stream::name(k));
+    add_timed(stream::row("cuda", kernel_name, type, "hand_written"), extent, time_stream_pairs<T>, k, std::nullopt);
+    for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native))
+      add_timed(stream::row("native", kernel_name, type, to_string(strategy)), extent, time_stream_pairs<T>, k,
+                strategy);
+  }
+}
+
 // The hand-written kernel, then ksync::cuda::parallel_for with every native strategy; then the dots: the
 // hand-written kernel, CUB, and ksync::cuda::parallel_reduce with every native reduce strategy.
 template <class T>
@@ -185,6 +246,10 @@ void register_parallel_for_benchmarks(bool smoke) {
   for (const auto n : stream::sizes(smoke, false)) {
     register_type<float>(n);
     register_type<double>(n);
+  }
+  for (const auto extent : stream::square_extents(smoke, false)) {
+    register_pairs<float>(extent);
+    register_pairs<double>(extent);
   }
 }
 
