@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 namespace ksync::detail {
@@ -76,28 +77,42 @@ Index checked_pair_count(const char* where, Index rows, Index cols) {
   return rows * cols;
 }
 
-// The index functor over [0, rows * cols) that calls f(i, j) in `order`, with the divisor made here (on the
-// host; any divisor serves an empty range).
+// The map of flat indices to pairs in Order, its divisor made here on the host (any divisor serves an empty
+// range).
+template <iterate Order, class Index>
+index_pair_map<Order, Index> make_index_pair_map(Index rows, Index cols) {
+  const Index fast = Order == iterate::left ? rows : cols;
+  return {rows == 0 || cols == 0 ? invariant_divisor<Index>{} : invariant_divisor<Index>(fast)};
+}
+
+// The index functor over [0, rows * cols) that calls f(i, j) in Order; and the reduction functor for f(i, j, acc).
 template <iterate Order, class Index, class F>
 index_pair_for<Order, Index, F> make_index_pair_for(const F& f, Index rows, Index cols) {
-  const Index fast = Order == iterate::left ? rows : cols;
-  return {f, {rows == 0 || cols == 0 ? invariant_divisor<Index>{} : invariant_divisor<Index>(fast)}};
+  return {f, make_index_pair_map<Order>(rows, cols)};
 }
-
 template <iterate Order, class Index, class F>
 index_pair_reduce<Order, Index, F> make_index_pair_reduce(const F& f, Index rows, Index cols) {
-  const Index fast = Order == iterate::left ? rows : cols;
-  return {f, {rows == 0 || cols == 0 ? invariant_divisor<Index>{} : invariant_divisor<Index>(fast)}};
+  return {f, make_index_pair_map<Order>(rows, cols)};
 }
 
-// Calls run.template operator()<Order>() with `order` as a compile-time value: each order is its own kernel.
+inline void check_iterate(const char* where, iterate order) {
+  check_argument(order == iterate::left || order == iterate::right, where, "order = ", static_cast<int>(order),
+                 " is not a ksync::iterate");
+}
+
+// Calls run.template operator()<Order>() with `order` (checked: check_iterate) as a compile-time value: each
+// order is its own kernel.
 template <class Run>
 void with_iterate(iterate order, Run&& run) {
-  if (order == iterate::left) {
-    run.template operator()<iterate::left>();
-  } else {
-    run.template operator()<iterate::right>();
+  switch (order) {
+    case iterate::left:
+      run.template operator()<iterate::left>();
+      return;
+    case iterate::right:
+      run.template operator()<iterate::right>();
+      return;
   }
+  throw std::logic_error("ksync::detail::with_iterate: an order check_iterate refuses reached a kernel");
 }
 
 }  // namespace ksync::detail

@@ -13,6 +13,7 @@
 #include <ksync/detail/arguments.hpp>
 #include <ksync/detail/host_device.hpp>
 
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -32,9 +33,8 @@ class invariant_divisor {
   explicit invariant_divisor(Index divisor) : divisor_(divisor) {
     check_argument(divisor >= 1, "ksync::detail::invariant_divisor", "divisor = ", divisor, " is not positive");
     const auto d = static_cast<word>(divisor);
-    int log2_ceiling = 0;  // l: the smallest with 2^l >= d (l < word_bits, since d < 2^(word_bits - 1))
-    while ((word{1} << log2_ceiling) < d)
-      ++log2_ceiling;
+    // l: the smallest with 2^l >= d (l < word_bits, since d < 2^(word_bits - 1))
+    const int log2_ceiling = static_cast<int>(std::bit_width(static_cast<word>(d - 1)));
     const word excess = static_cast<word>((word{1} << log2_ceiling) - d);  // 2^l - d, less than d
     multiplier_ = static_cast<word>(wide_quotient(excess, d) + 1);
     first_shift_ = log2_ceiling < 1 ? log2_ceiling : 1;

@@ -120,7 +120,13 @@ TEST(NativeParallelForGpu, EveryStrategyCallsFOncePerPairInEitherOrder) {
   }
 }
 
-TEST(NativeParallelForArguments, BadExtentsAreRefused) {
+TEST(NativeParallelForArguments, BadExtentsAndOrdersAreRefused) {
+  EXPECT_TRUE(refuses(
+      [] {
+        ksync::cuda::parallel_for(nullptr, 4, 4, CountPairs<std::int32_t>{nullptr, 0}, index_strategy::automatic,
+                                  static_cast<iterate>(7));
+      },
+      "ksync::cuda::parallel_for: order = 7 is not a ksync::iterate"));
   EXPECT_TRUE(refuses([] { ksync::cuda::parallel_for(nullptr, 4, -2, CountPairs<std::int32_t>{nullptr, 0}); },
                       "ksync::cuda::parallel_for: cols = -2 is negative"));
   EXPECT_TRUE(refuses([] { ksync::cuda::parallel_for(nullptr, 70'000, 70'000, CountPairs<std::int32_t>{nullptr, 0}); },

@@ -47,16 +47,19 @@ void parallel_for(cudaStream_t stream, Index n, const F& f, index_strategy strat
 
 // Asynchronous: enqueues f(i, j) for i in [0, rows) and j in [0, cols) on `stream`, neighbouring threads
 // stepping through the index `order` names. Throws std::invalid_argument for a negative extent, a product
-// that does not fit Index, or a strategy this half does not implement.
-template <class Index, class F>
-void parallel_for(cudaStream_t stream, Index rows, Index cols, const F& f,
+// that does not fit Index, an unknown order, or a strategy this half does not implement.
+template <class Index, std::integral Cols, class F>
+void parallel_for(cudaStream_t stream, Index rows, Cols cols, const F& f,
                   index_strategy strategy = index_strategy::automatic, iterate order = iterate::right) {
-  static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
-                "ksync::cuda::parallel_for: rows and cols must both be std::int32_t or both std::int64_t (f "
-                "receives that type)");
+  static_assert(
+      std::is_same_v<Index, Cols> && (std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>),
+      "ksync::cuda::parallel_for: rows and cols must both be std::int32_t or both std::int64_t (f "
+      "receives that type)");
   static_assert(std::is_invocable_v<const F&, Index, Index>,
                 "ksync::cuda::parallel_for: f must be callable as f(i, j) with the index type of rows and cols");
-  const Index n = ksync::detail::checked_pair_count("ksync::cuda::parallel_for", rows, cols);
+  constexpr const char* where = "ksync::cuda::parallel_for";
+  const Index n = ksync::detail::checked_pair_count(where, rows, cols);
+  ksync::detail::check_iterate(where, order);
   ksync::detail::with_iterate(order, [&]<iterate Order>() {
     ksync::cuda::parallel_for(stream, n, ksync::detail::make_index_pair_for<Order>(f, rows, cols), strategy);
   });
