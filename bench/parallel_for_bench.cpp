@@ -99,7 +99,7 @@ void time_dot(benchmark::State& state, std::optional<Strategy> strategy) {
   stream::check_dot(state, static_cast<double>(value), n);
 }
 
-// The 2-D rows (stream2d/): the same kernels as f(i, j) over square Views in the backend's default layout,
+// The 2-D rows (stream/2d_<kernel>): the same kernels as f(i, j) over square Views in the backend's default layout,
 // Kokkos' MDRangePolicy<Rank<2>> in its default iteration against ksync::parallel_for(exec, rows, cols, f).
 template <class T>
 struct stream_matrices {
@@ -167,8 +167,8 @@ void time_dot_pairs(benchmark::State& state, std::optional<Strategy> strategy) {
 
 // Copy and Triad (one and two arrays read) and Dot, 2-D: Kokkos' MDRangePolicy, then every index strategy
 // reached here, automatic among them (batched's row on host backends; through the bridge, the native
-// automatic). Dot's automatic folds as the 1-D one does (tuned on host backends, the native last_block
-// through the bridge).
+// automatic). Dot's automatic folds lines into Kokkos' accumulator on host backends and, through the bridge,
+// by the native last_block, as the 1-D one does.
 template <class T>
 void register_pairs(std::int64_t extent) {
   constexpr auto type = stream::type_name<T>();

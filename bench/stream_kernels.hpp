@@ -46,7 +46,7 @@ constexpr double expected_value(kernel k) {
 }
 
 // Kernel K over the arrays a, b, c (scalar s), as one index functor: f(i) over 1-D arrays, f(i, j) over 2-D
-// ones (the 2-D rows, stream2d/).
+// ones (the 2-D rows, stream/2d_<kernel>).
 template <kernel K, class Array, class T>
 struct kernel_at {
   Array a, b, c;

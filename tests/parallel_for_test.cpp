@@ -148,6 +148,7 @@ TEST(ParallelForPairs, EveryReachableStrategyCallsFOncePerPairInEitherOrder) {
 // strides by 1, as MDRangePolicy's default iteration does; and extents of mixed types pass std::int64_t.
 TEST(ParallelForPairs, TheDefaultOrderFollowsTheDefaultLayoutAndMixedExtentsPassInt64) {
   using Exec = Kokkos::DefaultExecutionSpace;
+  // MDRangePolicy's default inner direction walks the stride-1 index of the space's default layout.
   static_assert(ksync::detail::layout_order<Exec> ==
                 (std::is_same_v<Exec::array_layout, Kokkos::LayoutLeft> ? iterate::left : iterate::right));
   static_assert(ksync::detail::layout_order<Kokkos::DefaultHostExecutionSpace> == iterate::right);

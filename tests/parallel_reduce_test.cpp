@@ -304,6 +304,49 @@ TEST(ParallelReducePairs, EveryPortableAndReachableReduceStrategySumsInEitherOrd
   }
 }
 
+// f(i, j, acc) for MinLoc: the value of pair (i, j) is data(i * cols + j), its location the flat index.
+struct LocateSmallestPair {
+  Kokkos::View<const double*> data;
+  std::int64_t cols;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t j,
+                                  Kokkos::ValLocScalar<double, std::int64_t>& acc) const {
+    const std::int64_t k = i * cols + j;
+    if (data(k) < acc.val) {
+      acc.val = data(k);
+      acc.loc = k;
+    }
+  }
+};
+
+// A MinLoc reducer over a host scalar and a plain sum into a rank-0 View, in each portable index strategy and
+// order, on shapes whose lines fill the threads and shapes whose single line does not.
+TEST(ParallelReducePairs, MinLocIntoAHostScalarAndASumIntoARankZeroView) {
+  const Kokkos::DefaultExecutionSpace exec;
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 3'001}, {3'001, 1}, {97, 89}}) {
+    auto host = small_integers<double>(rows * cols);
+    host[static_cast<std::size_t>(rows * cols / 2)] = -1000;  // one smallest value
+    const auto data = to_device(host);
+    for (const auto order : {iterate::left, iterate::right}) {
+      for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable)) {
+        SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy)
+                                          << ", order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
+        Kokkos::ValLocScalar<double, std::int64_t> smallest{};
+        ksync::parallel_reduce(exec, rows, cols, LocateSmallestPair{.data = data, .cols = cols},
+                               Kokkos::MinLoc<double, std::int64_t>(smallest), strategy, order);
+        EXPECT_EQ(smallest.val, -1000.0);
+        EXPECT_EQ(smallest.loc, rows * cols / 2);
+        const Kokkos::View<std::int64_t> sum("ksync::test::sum");
+        ksync::parallel_reduce(exec, rows, cols, SumOfFlatIndices<std::int64_t>{cols}, sum, strategy, order);
+        std::int64_t from_view = -1;
+        Kokkos::deep_copy(exec, from_view, sum);
+        exec.fence("ksync::test::sum");
+        EXPECT_EQ(from_view, rows * cols * (rows * cols - 1) / 2);
+      }
+    }
+  }
+}
+
 TEST(ParallelReducePairs, KernelsCarryTheirLabelAndBadExtentsAreRefused) {
   const Kokkos::DefaultExecutionSpace exec;
   const SumOfFlatIndices<std::int32_t> f{10};

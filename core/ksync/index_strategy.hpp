@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The index strategies both halves' parallel_for (and the portable parallel_reduce) share (plain C++), as
-// types.hpp holds the other operations' strategies.
+// types.hpp holds the other operations' strategies, and the order the 2-D forms iterate in (iterate).
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
@@ -23,6 +23,8 @@ namespace ksync {
 //   batched           — GPU backends: RangePolicy over m = n / 4 work items, each calling f for w, w + m,
 //                       w + 2m, w + 3m (a warp's accesses stay contiguous); host backends: as kokkos
 //                       (Kokkos' loop already gives each thread a contiguous share, and vectorizes)
+//   The 2-D forms (rows, cols): kokkos is MDRangePolicy; automatic is batched where it stays portable, and on
+//   host backends batched is a line of the fast index per work item; the rest run over the flat index.
 //   Native (ksync::cuda::parallel_for; from ksync::parallel_for on Kokkos::Cuda through the bridge):
 //   thread_per_index  — one index per thread, as hand-written CUDA kernels are usually written
 //   block_batched     — each block of 256 threads covers 4 * 256 consecutive indices, a thread every 256th

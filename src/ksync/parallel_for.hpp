@@ -28,6 +28,7 @@
 #pragma once
 
 #include <ksync/detail/bridge/parallel_for.hpp>
+#include <ksync/detail/index_pair.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/parallel/arguments.hpp>
 #include <ksync/detail/parallel/strategies.hpp>
@@ -61,7 +62,7 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, N n, con
   using Index = detail::index_type_of<N>;
   static_assert(std::is_invocable_v<const F&, Index>,
                 "ksync::parallel_for: f must be callable as f(i) with one index (for f(i, acc) use "
-                "ksync::parallel_reduce)");
+                "ksync::parallel_reduce; for f(i, j) pass rows and cols)");
   constexpr const char* where = "ksync::parallel_for";
   const auto count = detail::checked_index_count<Index>(where, n);
   detail::check_index_strategy(where, strategy);
@@ -109,9 +110,9 @@ void parallel_for(const std::string& label, const ExecutionSpace& exec, R rows, 
     });
     return;
   }
-  const index_strategy row = strategy == index_strategy::automatic ? index_strategy::batched : strategy;
-  detail::portable_index_strategies::dispatch(
-      where, row, [&]<class Strategy>() { Strategy::run_for_pairs(label, exec, row_count, col_count, order, f); });
+  detail::portable_index_strategies::dispatch(where, detail::portable_pair_choice(strategy), [&]<class Strategy>() {
+    Strategy::run_for_pairs(label, exec, row_count, col_count, order, f);
+  });
 }
 
 template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F>

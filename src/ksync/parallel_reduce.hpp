@@ -31,8 +31,12 @@
 //     two_pass, last_block, grid_sync, cluster, atomics (ksync::cuda::parallel_reduce, through the bridge;
 //     int32, int64, float and double). Arithmetic values; a host scalar, a rank-0 View, or Kokkos::Sum, Min
 //     or Max.
+// The 2-D form follows these rules over the flat index k < rows * cols, but for two rows (its comment below):
+// kokkos runs MDRangePolicy, and on host backends automatic and batched fold lines of the fast index into
+// Kokkos' accumulator (not as tuned: a float sum stays in float there).
 #pragma once
 
+#include <ksync/detail/index_pair.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/parallel/arguments.hpp>
 #include <ksync/detail/parallel/index_terms.hpp>
@@ -172,9 +176,11 @@ void parallel_reduce(const ExecutionSpace& exec, N n, const F& f, Result&& resul
 }
 
 // The 2-D form: f(i, j, acc) for i < rows, j < cols (Kokkos' MDRangePolicy<Rank<2>> reduction). rows, cols and
-// order as the 2-D ksync::parallel_for takes them. index_strategy::kokkos runs MDRangePolicy; every other
-// strategy is the 1-D form's over the flat index k < rows * cols (ksync/detail/index_pair.hpp), so the same
-// results, strategies and rounding.
+// order as the 2-D ksync::parallel_for takes them. index_strategy::kokkos runs MDRangePolicy; on host backends
+// batched (and automatic, portable_pair_choice) folds a line of the fast index per work item into Kokkos'
+// accumulator (where there are as many lines as threads: lines_fill); every other case runs the 1-D form over
+// the flat index k < rows * cols (ksync/detail/index_pair.hpp) with the same strategy, so its results and
+// rounding: on GPU backends automatic and batched, and every reduce_strategy on every backend.
 template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F, class Result,
           detail::parallel_reduce_strategy Strategy = index_strategy>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
@@ -194,9 +200,9 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, R row
   const auto row_count = detail::checked_index_count<Index>(where, rows, "rows");
   const auto col_count = detail::checked_index_count<Index>(where, cols, "cols");
   const Index count = detail::checked_pair_count(where, row_count, col_count);
+  if constexpr (std::is_same_v<Strategy, index_strategy>) detail::check_index_strategy(where, strategy);
   detail::check_iterate(where, order);
   if constexpr (std::is_same_v<Strategy, index_strategy>) {
-    detail::check_index_strategy(where, strategy);
     if (strategy == index_strategy::kokkos) {
       detail::fold_into_result<Acc>(exec, std::forward<Result>(result), [&](auto&& target) {
         detail::index_strategies::kokkos::run_reduce_pairs<Acc>(label, exec, row_count, col_count, order, f,
@@ -205,9 +211,10 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, R row
       return;
     }
     if constexpr (runs_on_host<ExecutionSpace>) {
-      // Host backends: a line of the fast index per work item, a loop with no index arithmetic, where the
-      // flat index would split every index (2.2x slower than MDRangePolicy for a float Dot on OpenMP).
-      if (strategy == index_strategy::automatic || strategy == index_strategy::batched) {
+      // A line per work item: through the flat index a split per index kept the loop from vectorizing (a float
+      // Dot 2.2x slower than MDRangePolicy on OpenMP, docs/index-functors.md).
+      const Index slow = order == iterate::left ? col_count : row_count;
+      if (detail::portable_pair_choice(strategy) == index_strategy::batched && detail::lines_fill(exec, slow)) {
         detail::index_strategies::batched::run_reduce_pairs<Acc>(label, exec, row_count, col_count, order, f,
                                                                  std::forward<Result>(result));
         return;

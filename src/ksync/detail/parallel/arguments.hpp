@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ksync/detail/arguments.hpp>
+#include <ksync/detail/index_pair.hpp>
 #include <ksync/index_strategy.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -37,19 +38,15 @@ inline void check_index_strategy(const char* where, index_strategy strategy) {
   check_argument(is_known(strategy), where, "strategy = ", static_cast<int>(strategy), " is not an index_strategy");
 }
 
-// The index the default layout of ExecutionSpace strides by 1, as MDRangePolicy's default iteration follows it.
+// The order MDRangePolicy iterates ExecutionSpace's ranges in by default (its inner direction: Left on GPU
+// backends, whose default layout is LayoutLeft; Right on host backends).
 template <class ExecutionSpace>
 inline constexpr iterate layout_order =
-    std::is_same_v<typename ExecutionSpace::array_layout, Kokkos::LayoutLeft> ? iterate::left : iterate::right;
+    Kokkos::default_inner_direction<ExecutionSpace>::value == Kokkos::Iterate::Left ? iterate::left : iterate::right;
 
 // f's index type for extents of types R and C: std::int32_t where both are, std::int64_t otherwise.
 template <class R, class C>
 using pair_index_type_of =
     std::conditional_t<std::is_same_v<R, std::int32_t> && std::is_same_v<C, std::int32_t>, std::int32_t, std::int64_t>;
-
-inline void check_iterate(const char* where, iterate order) {
-  check_argument(order == iterate::left || order == iterate::right, where, "order = ", static_cast<int>(order),
-                 " is not a ksync::iterate");
-}
 
 }  // namespace ksync::detail

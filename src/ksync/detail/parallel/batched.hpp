@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// index_strategy::batched (what `automatic` runs on GPU backends other than Kokkos::Cuda with the native
-// half) — on GPU backends a RangePolicy over m = ceil(n / 4) work items, item w calling f(w), f(w + m),
-// f(w + 2m), f(w + 3m), so that consecutive threads still touch consecutive indices at each of the four steps: a
-// quarter of the threads to start and retire, and f's setup shared by four calls. Host backends gain nothing
-// from it: Kokkos' RangePolicy already gives each thread one contiguous share, and the batch's bound test
-// kept the compiler from vectorizing f (2-3x slower than Kokkos' loop on OpenMP, docs/index-functors.md), so
-// there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does. The 2-D form: on GPU backends the
-// same batches over the flat index (index_pair.hpp); on host backends a RangePolicy over the slow index whose
-// work items each loop over the whole fast index, a plain loop the compiler can vectorize, where Kokkos'
-// MDRangePolicy walks tiles.
+// index_strategy::batched (what the 1-D `automatic` runs on GPU backends other than Kokkos::Cuda with the
+// native half, and the 2-D one wherever it stays portable) — on GPU backends a RangePolicy over m = ceil(n / 4) work
+// items, item w calling f(w), f(w + m), f(w + 2m), f(w + 3m), so that consecutive threads still touch consecutive
+// indices at each of the four steps: a quarter of the threads to start and retire, and f's setup shared by four calls.
+// Host backends gain nothing from it: Kokkos' RangePolicy already gives each thread one contiguous share, and the
+// batch's bound test kept the compiler from vectorizing f (2-3x slower than Kokkos' loop on OpenMP,
+// docs/index-functors.md), so there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does. The 2-D form: on
+// GPU backends the same batches over the flat index (index_pair.hpp); on host backends, where there are as many lines
+// as threads, a RangePolicy over the slow index whose work items each loop over the whole fast index (a plain loop the
+// compiler can vectorize, where Kokkos' MDRangePolicy walks tiles), and the flat index otherwise.
 #pragma once
 
 #include <ksync/backend.hpp>
@@ -66,6 +66,14 @@ struct BatchedReduce {
   }
 };
 
+// Whether a host backend's 2-D form gives each work item a line of the fast index: where there are at least
+// as many lines as exec has threads (a 4 x 10^7 range would otherwise run on 4 of them); with fewer, the
+// flat index splits every index but keeps every thread busy.
+template <class ExecutionSpace, class Index>
+bool lines_fill(const ExecutionSpace& exec, Index slow_extent) {
+  return slow_extent >= static_cast<Index>(exec.concurrency());
+}
+
 // One line of the fast index per work item: f(i, j) for every fast index of slow index `slow`.
 template <iterate Order, class Index, class F>
 struct LineFor {
@@ -117,16 +125,18 @@ struct batched : implements<index_strategy::batched> {
                             const F& f) {
     with_iterate(order, [&]<iterate Order>() {
       if constexpr (runs_on_host<ExecutionSpace>) {
-        const Index slow = Order == iterate::left ? cols : rows;
-        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Index>>(exec, 0, slow),
-                             LineFor<Order, Index, F>{f, Order == iterate::left ? rows : cols});
-      } else {
-        run_for(label, exec, rows * cols, make_index_pair_for<Order>(f, rows, cols));
+        if (lines_fill(exec, Order == iterate::left ? cols : rows)) {
+          const Index slow = Order == iterate::left ? cols : rows;
+          Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Index>>(exec, 0, slow),
+                               LineFor<Order, Index, F>{f, Order == iterate::left ? rows : cols});
+          return;
+        }
       }
+      run_for(label, exec, rows * cols, make_index_pair_for<Order>(f, rows, cols));
     });
   }
-  // Host backends only: on GPU backends the 2-D reduction runs the 1-D strategies over the flat index
-  // (parallel_reduce.hpp).
+  // Host backends where the lines fill exec (lines_fill) only: elsewhere the 2-D reduction runs the 1-D
+  // strategies over the flat index (parallel_reduce.hpp).
   template <class Acc, class ExecutionSpace, class Index, class F, class Result>
   static void run_reduce_pairs(const std::string& label, const ExecutionSpace& exec, Index rows, Index cols,
                                iterate order, const F& f, Result&& result) {
