@@ -76,6 +76,16 @@ constexpr bool no_view_or_rank_zero() {
   }
 }
 
+// What parallel_reduce takes as `result` (both forms): a host scalar by reference, a rank-0 View or a reducer.
+template <class Result>
+constexpr void assert_result_kind() {
+  using Plain = std::remove_cvref_t<Result>;
+  static_assert(Kokkos::is_view_v<Plain> || Kokkos::is_reducer_v<Plain> || std::is_lvalue_reference_v<Result>,
+                "ksync::parallel_reduce: result must be a host scalar (by reference), a rank-0 View or a Kokkos "
+                "reducer");
+  static_assert(no_view_or_rank_zero<Plain>(), "ksync::parallel_reduce: a View result must be rank 0");
+}
+
 template <class Strategy>
 concept parallel_reduce_strategy =
     std::is_same_v<Strategy, index_strategy> || std::is_same_v<Strategy, reduce_strategy>;
@@ -151,11 +161,7 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, N n, 
                      Strategy strategy = Strategy::automatic) {
   using Index = detail::index_type_of<N>;
   using Acc = typename detail::reduction_value<Result>::type;
-  using Plain = std::remove_cvref_t<Result>;
-  static_assert(Kokkos::is_view_v<Plain> || Kokkos::is_reducer_v<Plain> || std::is_lvalue_reference_v<Result>,
-                "ksync::parallel_reduce: result must be a host scalar (by reference), a rank-0 View or a Kokkos "
-                "reducer");
-  static_assert(detail::no_view_or_rank_zero<Plain>(), "ksync::parallel_reduce: a View result must be rank 0");
+  detail::assert_result_kind<Result>();
   static_assert(std::is_invocable_v<const F&, Index, Acc&>,
                 "ksync::parallel_reduce: f must be callable as f(i, acc) with the index type of n and the result's "
                 "value type (for f(i) use ksync::parallel_for)");
@@ -188,11 +194,7 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, R row
                      Strategy strategy = Strategy::automatic, iterate order = detail::layout_order<ExecutionSpace>) {
   using Index = detail::pair_index_type_of<R, C>;
   using Acc = typename detail::reduction_value<Result>::type;
-  using Plain = std::remove_cvref_t<Result>;
-  static_assert(Kokkos::is_view_v<Plain> || Kokkos::is_reducer_v<Plain> || std::is_lvalue_reference_v<Result>,
-                "ksync::parallel_reduce: result must be a host scalar (by reference), a rank-0 View or a Kokkos "
-                "reducer");
-  static_assert(detail::no_view_or_rank_zero<Plain>(), "ksync::parallel_reduce: a View result must be rank 0");
+  detail::assert_result_kind<Result>();
   static_assert(std::is_invocable_v<const F&, Index, Index, Acc&>,
                 "ksync::parallel_reduce: with rows and cols, f must be callable as f(i, j, acc) with two indices and "
                 "the result's value type");
