@@ -23,8 +23,8 @@
 // kokkos runs MDRangePolicy; automatic and batched run the 1-D strategies over the flat index k < rows *
 // cols (ksync/detail/index_pair.hpp: (i, j) from k by a multiply and shifts, no division), the native
 // automatic where the 1-D form runs it, and on host backends batched (what automatic runs there) loops over
-// the fast index inside each work item of the slow one. The native rows: the 1-D native rows over the flat
-// index, through the bridge.
+// the fast index inside each work item of the slow one where there are as many lines as threads (the flat
+// index where there are fewer). The native rows: the 1-D native rows over the flat index, through the bridge.
 #pragma once
 
 #include <ksync/detail/bridge/parallel_for.hpp>
