@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::parallel_reduce (native) against host references: every native reduce strategy, int32 and
 // int64 counts (past 2^31 with int64), into device memory and into a host scalar, sums, minima and maxima;
-// bad input refused before any work.
+// the 2-D form in either order; bad input refused before any work.
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
@@ -16,6 +16,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ksync::test {
@@ -142,6 +143,64 @@ TEST(NativeParallelReduceGpu, AnEmptyRangeGivesTheIdentity) {
   ksync::cuda::parallel_reduce(cudaStreamPerThread, 0, Extreme<float>{nullptr, true}, smallest,
                                reduce_strategy::automatic, reduce_op::min);
   EXPECT_EQ(smallest, std::numeric_limits<float>::infinity());
+}
+
+// The 2-D form: acc += i * cols + j sums every flat C index once (n (n - 1) / 2) whatever the order, and
+// acc += i weighs rows alone (cols rows (rows - 1) / 2), which a swapped i and j would change.
+template <class Index>
+struct FlatIndexOfPair {
+  Index cols;
+  bool row_only;
+  __device__ void operator()(Index i, Index j, std::int64_t& acc) const {
+    acc += row_only ? static_cast<std::int64_t>(i) : static_cast<std::int64_t>(i) * cols + j;
+  }
+};
+
+template <class Index>
+void expect_each_pair_summed_once(iterate order) {
+  cuda::device_buffer<std::int64_t> result(1);
+  for (const auto strategy : native_strategies) {
+    for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+             {0, 3}, {3, 0}, {1, 1}, {3, 7}, {7, 3}, {1, 4'099}, {4'099, 1}, {257, 1'023}, {1'025, 1'025}}) {
+      SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy)
+                                        << ", order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
+      const std::int64_t n = rows * cols;
+      std::int64_t flat = -1;
+      ksync::cuda::parallel_reduce(cudaStreamPerThread, static_cast<Index>(rows), static_cast<Index>(cols),
+                                   FlatIndexOfPair<Index>{static_cast<Index>(cols), false}, flat, strategy,
+                                   reduce_op::sum, {}, order);
+      EXPECT_EQ(flat, n * (n - 1) / 2);
+      ksync::cuda::parallel_reduce(cudaStreamPerThread, static_cast<Index>(rows), static_cast<Index>(cols),
+                                   FlatIndexOfPair<Index>{static_cast<Index>(cols), true}, result.data(), strategy,
+                                   reduce_op::sum, {}, order);
+      EXPECT_EQ(result.to_host()[0], cols * rows * (rows - 1) / 2);
+    }
+  }
+}
+
+TEST(NativeParallelReduceGpu, EveryStrategySumsEachPairOnceInEitherOrder) {
+  KSYNC_REQUIRE_GPU();
+  for (const auto order : {iterate::left, iterate::right}) {
+    expect_each_pair_summed_once<std::int32_t>(order);
+    expect_each_pair_summed_once<std::int64_t>(order);
+  }
+}
+
+TEST(NativeParallelReduceArguments, BadExtentsAndOrdersOfThe2DFormAreRefused) {
+  std::int64_t sum = 0;
+  const FlatIndexOfPair<std::int32_t> f{4, false};
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_reduce(nullptr, 4, 4, f, sum, reduce_strategy::automatic, reduce_op::sum, {},
+                                     static_cast<iterate>(7));
+      },
+      "ksync::cuda::parallel_reduce: order = 7 is not a ksync::iterate"));
+  EXPECT_TRUE(refuses([&] { ksync::cuda::parallel_reduce(nullptr, -3, 4, f, sum); },
+                      "ksync::cuda::parallel_reduce: rows = -3 is negative"));
+  EXPECT_TRUE(refuses([&] { ksync::cuda::parallel_reduce(nullptr, 70'000, 70'000, f, sum); },
+                      "ksync::cuda::parallel_reduce: rows x cols = 70000 x 70000 does not fit an std::int32_t index"));
+  EXPECT_TRUE(refuses([&] { ksync::cuda::parallel_reduce(nullptr, 4, 4, f, static_cast<std::int64_t*>(nullptr)); },
+                      "ksync::cuda::parallel_reduce: result is null"));
 }
 
 TEST(NativeParallelReduceArguments, ANegativeCountAPortableStrategyAndANullResultAreRefused) {

@@ -9,6 +9,8 @@
 //                                                                      receives the value in stream order
 //   parallel_reduce(stream, n, f, T& result[, strategy, op, tuning])  blocking: result (a host scalar) receives
 //                                                                      it; waits on `stream` only (the mailbox)
+//   parallel_reduce(stream, rows, cols, f, result[, strategy, op, tuning, order])
+//                                                                      the same for f(i, j, acc), i < rows, j < cols
 //
 // acc starts at op's identity (0 for sums; for min and max as ksync::cuda::reduce says) and f folds index i's
 // term into it (acc += ..., or acc = min(acc, ...)), as Kokkos' parallel_reduce asks of its functors; the
@@ -18,9 +20,15 @@
 // atomics; automatic = last_block): each thread folds a grid-stride slice of indices into four independent
 // accumulators (four terms' loads in flight), a block combines its threads with warp shuffles, and the
 // strategy combines the blocks. The rounding bound of a float sum is ksync::cuda::reduce's (device/reduce.hpp).
+// The 2-D form takes the 1-D form's arguments with the order appended, and runs it over the flat index k in
+// [0, rows * cols) (ksync/detail/index_pair.hpp): neighbouring threads step through j (iterate::right, the
+// default: a C array a[rows][cols]) or i (iterate::left), and the terms are combined in k's order, as the
+// 1-D form combines i's; rows * cols must fit the index type.
 #pragma once
 
 #include <ksync/cuda/device/reduce.cuh>
+#include <ksync/detail/index_pair.hpp>
+#include <ksync/index_strategy.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -53,6 +61,25 @@ void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, reduce_op
   });
 }
 
+// The 2-D forms' checks, then run(n, g) with n = rows * cols and g(k, acc) the flat functor over f(i, j, acc)
+// in `order` (one kernel per order).
+template <class T, class Index, class Cols, class F, class Run>
+void with_pair_reduce(Index rows, Cols cols, const F& f, iterate order, Run&& run) {
+  static_assert(
+      std::is_same_v<Index, Cols> && (std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>),
+      "ksync::cuda::parallel_reduce: rows and cols must both be std::int32_t or both std::int64_t (f receives "
+      "that type)");
+  static_assert(std::is_invocable_v<const F&, Index, Index, T&>,
+                "ksync::cuda::parallel_reduce: f must be callable as f(i, j, acc) with the index type of rows and "
+                "cols and the result's value type");
+  constexpr const char* where = "ksync::cuda::parallel_reduce";
+  const Index n = ksync::detail::checked_pair_count(where, rows, cols);
+  ksync::detail::check_iterate(where, order);
+  ksync::detail::with_iterate(order, [&]<iterate Order>() {
+    run(n, ksync::detail::make_index_pair_reduce<Order>(f, rows, static_cast<Index>(cols)));
+  });
+}
+
 }  // namespace detail
 
 // Asynchronous: enqueues op over the terms f(i, acc), i in [0, n), into *result on `stream`. Throws
@@ -78,6 +105,29 @@ void parallel_reduce(cudaStream_t stream, Index n, const F& f, T& result,
       detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](detail::reduce_target<T> target) {
         detail::enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
       });
+}
+
+// The 2-D forms: rows and cols of one index type, f(i, j, acc); asynchronous into *result, or blocking into a
+// host scalar, as the 1-D forms above. Throws std::invalid_argument for a negative extent, a product that
+// does not fit the index type, an unknown order, or what the 1-D form refuses.
+template <class T, class Index, std::integral Cols, class F>
+  requires is_value_type_v<T>
+void parallel_reduce(cudaStream_t stream, Index rows, Cols cols, const F& f, T* result,
+                     reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
+                     const reduce_tuning& tuning = {}, iterate order = iterate::right) {
+  detail::with_pair_reduce<T>(rows, cols, f, order, [&](Index n, const auto& flat) {
+    parallel_reduce(stream, n, flat, result, strategy, op, tuning);
+  });
+}
+
+template <class T, class Index, std::integral Cols, class F>
+  requires is_value_type_v<T>
+void parallel_reduce(cudaStream_t stream, Index rows, Cols cols, const F& f, T& result,
+                     reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
+                     const reduce_tuning& tuning = {}, iterate order = iterate::right) {
+  detail::with_pair_reduce<T>(rows, cols, f, order, [&](Index n, const auto& flat) {
+    parallel_reduce(stream, n, flat, result, strategy, op, tuning);
+  });
 }
 
 }  // namespace ksync::cuda
