@@ -347,6 +347,56 @@ TEST(ParallelReducePairs, MinLocIntoAHostScalarAndASumIntoARankZeroView) {
   }
 }
 
+// acc += data(i * cols + j) * (1 + i % 3): small integers, every float partial sum exact; a pair mapped to
+// the wrong line changes its weight.
+template <class T>
+struct WeightedPairs {
+  Kokkos::View<const T*> data;
+  std::int64_t cols;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t j, T& acc) const {
+    acc += data(i * cols + j) * static_cast<T>(1 + i % 3);
+  }
+};
+
+// On host backends tuned (what automatic runs there for a sum into a host scalar or a rank-0 View) takes a 2-D
+// functor's terms line by line, and its lanes' chunks end inside lines: lines shorter and longer than a float
+// run (32 x 128 terms), of one term, and one line alone.
+template <class T>
+void expect_weighted_pairs() {
+  const Kokkos::DefaultExecutionSpace exec;
+  const Kokkos::View<T> sum_view("ksync::test::sum");
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {7, 4'099}, {4'099, 7}, {129, 257}, {256, 256}, {1, 70'001}, {70'001, 1}}) {
+    const auto host = small_integers<T>(rows * cols);
+    const auto data = to_device(host);
+    T expected = 0;
+    for (std::int64_t i = 0; i < rows; ++i) {
+      for (std::int64_t j = 0; j < cols; ++j)
+        expected += host[static_cast<std::size_t>(i * cols + j)] * static_cast<T>(1 + i % 3);
+    }
+    const WeightedPairs<T> f{.data = data, .cols = cols};
+    for (const auto order : {iterate::left, iterate::right}) {
+      SCOPED_TRACE(::testing::Message() << "order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
+      T by_automatic = -1;
+      ksync::parallel_reduce(exec, rows, cols, f, by_automatic, index_strategy::automatic, order);
+      EXPECT_EQ(by_automatic, expected);
+      T by_tuned = -1;
+      ksync::parallel_reduce(exec, rows, cols, f, by_tuned, reduce_strategy::tuned, order);
+      EXPECT_EQ(by_tuned, expected);
+      ksync::parallel_reduce(exec, rows, cols, f, sum_view, index_strategy::automatic, order);
+      T from_view = -1;
+      Kokkos::deep_copy(exec, from_view, sum_view);
+      exec.fence("ksync::test::sum");
+      EXPECT_EQ(from_view, expected);
+    }
+  }
+}
+
+TEST(ParallelReducePairs, TunedFoldsLinesThatLanesSplitExactly) {
+  expect_weighted_pairs<float>();
+  expect_weighted_pairs<double>();
+}
+
 TEST(ParallelReducePairs, KernelsCarryTheirLabelAndBadExtentsAreRefused) {
   const Kokkos::DefaultExecutionSpace exec;
   const SumOfFlatIndices<std::int32_t> f{10};

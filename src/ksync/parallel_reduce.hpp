@@ -32,8 +32,8 @@
 //     int32, int64, float and double). Arithmetic values; a host scalar, a rank-0 View, or Kokkos::Sum, Min
 //     or Max.
 // The 2-D form follows these rules over the flat index k < rows * cols, but for two rows (its comment below):
-// kokkos runs MDRangePolicy, and on host backends automatic and batched fold lines of the fast index into
-// Kokkos' accumulator (not as tuned: a float sum stays in float there).
+// kokkos runs MDRangePolicy, and on host backends batched (and automatic where tuned cannot fold the result)
+// folds lines of the fast index into Kokkos' accumulator (a float sum stays in float there).
 #pragma once
 
 #include <ksync/detail/index_pair.hpp>
@@ -183,10 +183,11 @@ void parallel_reduce(const ExecutionSpace& exec, N n, const F& f, Result&& resul
 
 // The 2-D form: f(i, j, acc) for i < rows, j < cols (Kokkos' MDRangePolicy<Rank<2>> reduction). rows, cols and
 // order as the 2-D ksync::parallel_for takes them. index_strategy::kokkos runs MDRangePolicy; on host backends
-// batched (and automatic, portable_pair_choice) folds a line of the fast index per work item into Kokkos'
-// accumulator (where there are as many lines as threads: lines_fill); every other case runs the 1-D form over
-// the flat index k < rows * cols (ksync/detail/index_pair.hpp) with the same strategy, so its results and
-// rounding: on GPU backends automatic and batched, and every reduce_strategy on every backend.
+// batched, and automatic where tuned cannot fold the result (portable_pair_choice), folds a line of the fast
+// index per work item into Kokkos' accumulator (where there are as many lines as threads: lines_fill); every
+// other case runs the 1-D form over the flat index k < rows * cols (ksync/detail/index_pair.hpp) with the same
+// strategy, so its results and rounding: on GPU backends automatic and batched, on host backends automatic
+// as tuned (which walks the terms line by line), and every reduce_strategy on every backend.
 template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F, class Result,
           detail::parallel_reduce_strategy Strategy = index_strategy>
   requires Kokkos::is_execution_space_v<ExecutionSpace>
@@ -213,10 +214,15 @@ void parallel_reduce(const std::string& label, const ExecutionSpace& exec, R row
       return;
     }
     if constexpr (runs_on_host<ExecutionSpace>) {
-      // A line per work item: through the flat index a split per index kept the loop from vectorizing (a float
-      // Dot 2.2x slower than MDRangePolicy on OpenMP, docs/index-functors.md).
+      // `automatic` with a result tuned can fold goes below to the 1-D form, whose `automatic` folds as tuned:
+      // its host walk takes a 2-D functor's terms line by line (reduce/tuned.hpp). Otherwise a line per work
+      // item: through the flat index a split per index kept the loop from vectorizing (a float Dot 2.2x
+      // slower than MDRangePolicy on OpenMP, docs/index-functors.md).
+      const bool tuned_folds =
+          detail::folds_as_reduction<Acc, std::remove_cvref_t<Result>> && strategy == index_strategy::automatic;
       const Index slow = order == iterate::left ? col_count : row_count;
-      if (detail::portable_pair_choice(strategy) == index_strategy::batched && detail::lines_fill(exec, slow)) {
+      if (!tuned_folds && detail::portable_pair_choice(strategy) == index_strategy::batched &&
+          detail::lines_fill(exec, slow)) {
         detail::index_strategies::batched::run_reduce_pairs<Acc>(label, exec, row_count, col_count, order, f,
                                                                  std::forward<Result>(result));
         return;

@@ -21,16 +21,24 @@
 
 namespace ksync::detail {
 
-// (i, j) of flat index k: the fast index k % fast_extent, the slow one k / fast_extent.
+// (i, j) of flat index k: the fast index k % fast_extent, the slow one (its line) k / fast_extent.
 template <iterate Order, class Index>
 struct index_pair_map {
   invariant_divisor<Index> fast_extent;
 
-  KSYNC_HOST_DEVICE void split(Index k, Index& i, Index& j) const {
-    const Index slow = fast_extent.quotient(k);
-    const Index fast = k - slow * fast_extent.divisor();
+  KSYNC_HOST_DEVICE void locate(Index k, Index& slow, Index& fast) const {
+    slow = fast_extent.quotient(k);
+    fast = k - slow * fast_extent.divisor();
+  }
+  static KSYNC_HOST_DEVICE void pair(Index slow, Index fast, Index& i, Index& j) {
     i = Order == iterate::left ? fast : slow;
     j = Order == iterate::left ? slow : fast;
+  }
+  KSYNC_HOST_DEVICE void split(Index k, Index& i, Index& j) const {
+    Index slow = 0;
+    Index fast = 0;
+    locate(k, slow, fast);
+    pair(slow, fast, i, j);
   }
 };
 
@@ -47,7 +55,8 @@ struct index_pair_for {
   }
 };
 
-// f(i, j, acc) as a reduction functor g(k, acc).
+// f(i, j, acc) as a reduction functor g(k, acc); on_line(slow, fast, acc) the same term by its line and its
+// place on the line, for folds that walk lines (reduce_strategy::tuned on host backends).
 template <iterate Order, class Index, class F>
 struct index_pair_reduce {
   F f;
@@ -59,7 +68,19 @@ struct index_pair_reduce {
     map.split(k, i, j);
     f(i, j, acc);
   }
+  template <class Acc>
+  KSYNC_HOST_DEVICE void on_line(Index slow, Index fast, Acc& acc) const {
+    Index i = 0;
+    Index j = 0;
+    index_pair_map<Order, Index>::pair(slow, fast, i, j);
+    f(i, j, acc);
+  }
 };
+
+template <class F>
+inline constexpr bool is_index_pair_reduce_v = false;
+template <iterate Order, class Index, class F>
+inline constexpr bool is_index_pair_reduce_v<index_pair_reduce<Order, Index, F>> = true;
 
 // rows * cols, the flat count, after checking both extents and that it fits Index.
 template <class Index>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ksync/detail/bridge/parallel_reduce.hpp>
+#include <ksync/detail/index_pair.hpp>
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/detail/packs.hpp>
 #include <ksync/detail/parallel/arguments.hpp>
@@ -39,6 +40,28 @@ struct IndexTerm {
     return values;
   }
   bool packable() const { return false; }
+
+  // A 2-D functor's terms k in [begin, end) line by line: visit(at, count) for each piece of a line, at(x)
+  // the term x places further along it. tuned's host fold runs each piece as a plain loop.
+  template <class Visit>
+    requires is_index_pair_reduce_v<F>
+  KOKKOS_FUNCTION void for_each_line(std::int64_t begin, std::int64_t end, const Visit& visit) const {
+    if (begin >= end) return;
+    Index slow = 0;
+    Index fast = 0;
+    f.map.locate(static_cast<Index>(begin), slow, fast);
+    const std::int64_t extent = f.map.fast_extent.divisor();
+    for (std::int64_t k = begin; k < end; k += extent - fast, ++slow, fast = 0) {
+      const std::int64_t count = end - k < extent - fast ? end - k : extent - fast;
+      visit(
+          [&, slow, fast](std::int64_t x) {
+            T acc = identity;
+            f.on_line(slow, static_cast<Index>(fast + x), acc);
+            return acc;
+          },
+          count);
+    }
+  }
 };
 
 // The reduce_op a Kokkos reducer stands for: Kokkos::Sum, Min and Max have one.

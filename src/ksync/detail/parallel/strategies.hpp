@@ -32,7 +32,8 @@ constexpr index_strategy portable_index_choice(index_strategy strategy, bool red
 
 // The row `automatic` runs in the 2-D forms where it stays portable: batched on every backend (on GPU
 // backends the batches over the flat index, as the 1-D parallel_for; on host backends a line of the fast
-// index per work item, 1.2-3.6x MDRangePolicy for Copy and Triad on OpenMP, docs/index-functors.md).
+// index per work item, 1.2-3.6x MDRangePolicy for Copy and Triad on OpenMP, docs/index-functors.md). A 2-D
+// reduction whose result tuned can fold leaves `automatic` to the 1-D form instead (parallel_reduce.hpp).
 constexpr index_strategy portable_pair_choice(index_strategy strategy) {
   return strategy == index_strategy::automatic ? index_strategy::batched : strategy;
 }
