@@ -81,40 +81,46 @@ struct NarrowResult {
   }
 };
 
-// op over term(0 .. n-1) by a portable strategy into `target`: a rank-0 View (asynchronous) or a host
+// Op over term(0 .. n-1) by a portable strategy into `target`: a rank-0 View (asynchronous) or a host
 // scalar (blocking) of T; accumulates in accumulator_t and narrows at the end.
-template <class T, class ExecutionSpace, class Term, class Target>
-void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_op op,
-                   reduce_strategy strategy, Target& target) {
+template <class T, reduce_op Op, class ExecutionSpace, class Term, class Target>
+void fold_portable_as(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term,
+                      reduce_strategy strategy, Target& target) {
   if constexpr (!Kokkos::is_view_v<Target> && has_native_mailbox<ExecutionSpace, T>) {
     // A host scalar on Kokkos::Cuda: fold into a device slot and let the value itself come home.
     target = blocking_through_mailbox<T>(
-        exec, [&](auto& slot) { fold_portable<T>(label, exec, n, term, op, strategy, slot); });
+        exec, [&](auto& slot) { fold_portable_as<T, Op>(label, exec, n, term, strategy, slot); });
     return;
   }
-  with_operator(op, [&](auto op_functor) {
-    constexpr reduce_op fold_op = decltype(op_functor)::id;
-    using Acc = accumulator_t<ExecutionSpace, fold_op, T>;
-    if (n == 0) {
-      // Kokkos' reducers would write Kokkos' identity, which is not ksync's in every version (compat.hpp).
-      if constexpr (Kokkos::is_view_v<Target>) {
-        Kokkos::deep_copy(exec, target, combine<fold_op>::template identity<T>());
-      } else {
-        target = combine<fold_op>::template identity<T>();
-      }
-    } else if constexpr (std::is_same_v<Acc, T>) {
-      fold<fold_op, Acc>(label, exec, n, term, strategy, target);
-    } else if constexpr (Kokkos::is_view_v<Target>) {
-      const Kokkos::View<Acc, typename Target::memory_space> wide(
-          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::reduce::accumulator"));
-      fold<fold_op, Acc>(label, exec, n, term, strategy, wide);
-      Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
-                           NarrowResult<decltype(wide), Target>{wide, target});
+  using Acc = accumulator_t<ExecutionSpace, Op, T>;
+  if (n == 0) {
+    // Kokkos' reducers would write Kokkos' identity, which is not ksync's in every version (compat.hpp).
+    if constexpr (Kokkos::is_view_v<Target>) {
+      Kokkos::deep_copy(exec, target, combine<Op>::template identity<T>());
     } else {
-      Acc wide{};
-      fold<fold_op, Acc>(label, exec, n, term, strategy, wide);
-      target = static_cast<T>(wide);
+      target = combine<Op>::template identity<T>();
     }
+  } else if constexpr (std::is_same_v<Acc, T>) {
+    fold<Op, Acc>(label, exec, n, term, strategy, target);
+  } else if constexpr (Kokkos::is_view_v<Target>) {
+    const Kokkos::View<Acc, typename Target::memory_space> wide(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::reduce::accumulator"));
+    fold<Op, Acc>(label, exec, n, term, strategy, wide);
+    Kokkos::parallel_for("ksync::reduce::narrow", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, 1),
+                         NarrowResult<decltype(wide), Target>{wide, target});
+  } else {
+    Acc wide{};
+    fold<Op, Acc>(label, exec, n, term, strategy, wide);
+    target = static_cast<T>(wide);
+  }
+}
+
+// The same with the operator chosen at run time.
+template <class T, class ExecutionSpace, class Term, class Target>
+void fold_portable(const char* label, const ExecutionSpace& exec, std::int64_t n, const Term& term, reduce_op op,
+                   reduce_strategy strategy, Target& target) {
+  with_operator(op, [&](auto op_functor) {
+    fold_portable_as<T, decltype(op_functor)::id>(label, exec, n, term, strategy, target);
   });
 }
 

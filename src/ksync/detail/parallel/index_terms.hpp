@@ -85,10 +85,11 @@ struct reducer_op<Kokkos::Max<T, Space>> {
   static constexpr reduce_op value = reduce_op::max;
 };
 
-// op over f's terms by `strategy` into `target`: a rank-0 View that `exec` can access (asynchronous) or a host
-// scalar (blocking).
-template <class T, class ExecutionSpace, class Index, class F, class Target>
-void fold_index_terms(const std::string& label, const ExecutionSpace& exec, Index n, const F& f, reduce_op op,
+// Op over f's terms by `strategy` into `target`: a rank-0 View that `exec` can access (asynchronous) or a host
+// scalar (blocking). Op is a template argument: each result kind knows its operator, and a run-time one would
+// instantiate every portable strategy's kernel for all three.
+template <class T, reduce_op Op, class ExecutionSpace, class Index, class F, class Target>
+void fold_index_terms(const std::string& label, const ExecutionSpace& exec, Index n, const F& f,
                       reduce_strategy strategy, Target& target) {
   constexpr const char* where = "ksync::parallel_reduce";
   check_portable_strategy(where, strategy);
@@ -96,13 +97,11 @@ void fold_index_terms(const std::string& label, const ExecutionSpace& exec, Inde
                                                                       /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     const tools_region region(label);
-    native<"ksync::parallel_reduce", T>(exec, n, f, op, strategy, target);
+    native<"ksync::parallel_reduce", T>(exec, n, f, Op, strategy, target);
     return;
   }
-  with_operator(op, [&](auto op_functor) {
-    const IndexTerm<Index, F, T> term{f, decltype(op_functor)::template identity<T>()};
-    fold_portable<T>(label.c_str(), exec, static_cast<std::int64_t>(n), term, op, strategy, target);
-  });
+  const IndexTerm<Index, F, T> term{f, combine<Op>::template identity<T>()};
+  fold_portable_as<T, Op>(label.c_str(), exec, static_cast<std::int64_t>(n), term, strategy, target);
 }
 
 // Where `result` (a host scalar, a rank-0 View, or Kokkos::Sum / Min / Max) asks for the value.
@@ -117,7 +116,7 @@ void reduce_index_terms(const std::string& label, const ExecutionSpace& exec, In
     static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename Plain::memory_space>::accessible,
                   "ksync::parallel_reduce: a View result must live where `exec` can write it");
     Plain target = result;
-    fold_index_terms<T>(label, exec, n, f, reduce_op::sum, strategy, target);
+    fold_index_terms<T, reduce_op::sum>(label, exec, n, f, strategy, target);
   } else if constexpr (Kokkos::is_reducer_v<Plain>) {
     static_assert(reducer_op<Plain>::known,
                   "ksync::parallel_reduce: a reduce_strategy takes Kokkos::Sum, Min or Max; other reducers run with "
@@ -127,15 +126,15 @@ void reduce_index_terms(const std::string& label, const ExecutionSpace& exec, In
     if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, typename ResultView::memory_space>::accessible) {
       if (!result.references_scalar()) {
         ResultView target = result.view();
-        fold_index_terms<T>(label, exec, n, f, op, strategy, target);
+        fold_index_terms<T, op>(label, exec, n, f, strategy, target);
         return;
       }
     }
     T value{};
-    fold_index_terms<T>(label, exec, n, f, op, strategy, value);
+    fold_index_terms<T, op>(label, exec, n, f, strategy, value);
     result.reference() = value;
   } else {
-    fold_index_terms<T>(label, exec, n, f, reduce_op::sum, strategy, result);
+    fold_index_terms<T, reduce_op::sum>(label, exec, n, f, strategy, result);
   }
 }
 
