@@ -8,6 +8,8 @@
 
 #include <ksync/detail/native_bridge.hpp>
 #include <ksync/types.hpp>
+
+#include <type_traits>
 #if KSYNC_NATIVE_BRIDGE && defined(__CUDACC__)
 #include <ksync/cuda/device/parallel_reduce.cuh>
 
@@ -16,14 +18,21 @@ namespace ksync::detail {
 template <class T>
 struct twin_of<"ksync::parallel_reduce", Kokkos::Cuda, T> : twin_for_value_types<T> {};
 
-// Into a rank-0 View: asynchronous; into a host scalar: blocking, through the mailbox.
-template <class Index, class F, class Target>
-void twin(operation<"ksync::parallel_reduce"> /*tag*/, const Kokkos::Cuda& exec, Index n, const F& f, reduce_op op,
-          reduce_strategy strategy, Target& target) {
+// Into a rank-0 View: asynchronous; into a host scalar: blocking, through the mailbox. The operator comes as
+// a compile-time value (parallel_reduce knows it from the result's kind), so that only its kernels are built:
+// ksync::cuda::parallel_reduce's run-time reduce_op would instantiate every strategy for all three.
+template <class Index, class F, reduce_op Op, class Target>
+void twin(operation<"ksync::parallel_reduce"> /*tag*/, const Kokkos::Cuda& exec, Index n, const F& f,
+          std::integral_constant<reduce_op, Op> /*op*/, reduce_strategy strategy, Target& target) {
+  namespace native_half = ksync::cuda::detail;
+  const ksync::cuda::reduce_tuning tuning{};
   if constexpr (Kokkos::is_view_v<Target>) {
-    ksync::cuda::parallel_reduce(exec.cuda_stream(), n, f, target.data(), strategy, op);
+    using T = typename Target::non_const_value_type;
+    native_half::check_parallel_reduce_arguments<T, Index, F>(n, target.data(), strategy, tuning);
+    native_half::run_parallel_reduce(exec.cuda_stream(), n, f, target.data(), strategy, operator_of<Op>{}, tuning);
   } else {
-    ksync::cuda::parallel_reduce(exec.cuda_stream(), n, f, target, strategy, op);
+    native_half::check_parallel_reduce_arguments<Target, Index, F>(n, &target, strategy, tuning);
+    native_half::run_parallel_reduce(exec.cuda_stream(), n, f, target, strategy, operator_of<Op>{}, tuning);
   }
 }
 

@@ -97,7 +97,7 @@ void fold_index_terms(const std::string& label, const ExecutionSpace& exec, Inde
                                                                       /*needs_cuda_compiler=*/true);
   if (is_native(strategy)) {
     const tools_region region(label);
-    native<"ksync::parallel_reduce", T>(exec, n, f, Op, strategy, target);
+    native<"ksync::parallel_reduce", T>(exec, n, f, std::integral_constant<reduce_op, Op>{}, strategy, target);
     return;
   }
   const IndexTerm<Index, F, T> term{f, combine<Op>::template identity<T>()};

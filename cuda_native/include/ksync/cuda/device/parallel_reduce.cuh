@@ -52,12 +52,27 @@ void check_parallel_reduce_arguments(Index n, const T* result, reduce_strategy s
   check_reduce_arguments(where, nullptr, nullptr, 0, strategy, tuning);
 }
 
-template <class T, class Index, class F>
-void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, reduce_op op, reduce_strategy strategy,
+// Enqueues (into T*) or brings home (into a host T&) the reduction with the operator functor `op` (plus,
+// minimum, maximum), arguments checked: the public forms below after their run-time switch, and the portable
+// bridge, whose operator is known at compile time (only that operator's kernels are instantiated).
+template <class T, class Index, class F, class Op>
+void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, Op op, reduce_strategy strategy,
                              reduce_target<T> result, const reduce_tuning& tuning) {
-  with_operator(op, [&](auto functor) {
-    const index_terms_reader<T, Index, F, decltype(functor)> reader{f};
-    enqueue_reduce(stream, reader, static_cast<std::size_t>(n), functor, strategy, result, tuning);
+  const index_terms_reader<T, Index, F, Op> reader{f};
+  enqueue_reduce(stream, reader, static_cast<std::size_t>(n), op, strategy, result, tuning);
+}
+template <class T, class Index, class F, class Op>
+  requires is_value_type_v<T>
+void run_parallel_reduce(cudaStream_t stream, Index n, const F& f, T* result, reduce_strategy strategy, Op op,
+                         const reduce_tuning& tuning) {
+  enqueue_parallel_reduce(stream, n, f, op, strategy, reduce_target<T>{.value = result}, tuning);
+}
+template <class T, class Index, class F, class Op>
+  requires is_value_type_v<T>
+void run_parallel_reduce(cudaStream_t stream, Index n, const F& f, T& result, reduce_strategy strategy, Op op,
+                         const reduce_tuning& tuning) {
+  result = blocking_result<T>(stream, result_is_one_store(strategy), [&](reduce_target<T> target) {
+    enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
   });
 }
 
@@ -91,7 +106,8 @@ void parallel_reduce(cudaStream_t stream, Index n, const F& f, T* result,
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}) {
   detail::check_parallel_reduce_arguments<T, Index, F>(n, result, strategy, tuning);
-  detail::enqueue_parallel_reduce(stream, n, f, op, strategy, detail::reduce_target<T>{.value = result}, tuning);
+  with_operator(op,
+                [&](auto functor) { detail::run_parallel_reduce(stream, n, f, result, strategy, functor, tuning); });
 }
 
 // Blocking: `result` receives op over the terms once `stream` has computed it; nothing else is synchronized.
@@ -101,10 +117,8 @@ void parallel_reduce(cudaStream_t stream, Index n, const F& f, T& result,
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}) {
   detail::check_parallel_reduce_arguments<T, Index, F>(n, &result, strategy, tuning);
-  result =
-      detail::blocking_result<T>(stream, detail::result_is_one_store(strategy), [&](detail::reduce_target<T> target) {
-        detail::enqueue_parallel_reduce(stream, n, f, op, strategy, target, tuning);
-      });
+  with_operator(op,
+                [&](auto functor) { detail::run_parallel_reduce(stream, n, f, result, strategy, functor, tuning); });
 }
 
 // The 2-D forms: rows and cols of one index type, f(i, j, acc); asynchronous into *result, or blocking into a
