@@ -5,9 +5,9 @@
 // strategy), by a hand-written kernel (per-block shared-memory tree, as BabelStream's) and by CUB
 // (DeviceReduce::Sum over the products). float and double; the portable suite
 // has Kokkos' RangePolicy and the portable strategies over the same functors. The ceiling is the reduce
-// suite's native/device_copy/float at the same sizes. The 2-D rows (<source>/stream/2d_copy, 2d_triad: f(i, j)
-// over square row-major arrays, the argument the extent) set the 2-D form against a hand-written kernel on a
-// 2-D grid.
+// suite's native/device_copy/float at the same sizes. The 2-D rows, over square row-major arrays whose extent
+// is the argument: <source>/stream/2d_copy and 2d_triad (f(i, j)) set the 2-D form against a hand-written
+// kernel on a 2-D grid; native/stream/2d_dot (f(i, j, sum)) against the 1-D dot rows at n = extent^2.
 #include "../stream_kernels.hpp"
 #include "native.cuh"
 
@@ -209,6 +209,22 @@ void time_stream_pairs(benchmark::State& state, stream::kernel k, std::optional<
   state.counters["n"] = static_cast<double>(n);
 }
 
+// Dot over extent x extent elements by ksync::cuda::parallel_reduce's 2-D form with `strategy`. Its baselines
+// are the 1-D dot rows at n = extent^2 (the hand-written kernel and CUB): the data is one contiguous array.
+template <class T>
+void time_dot_pairs(benchmark::State& state, reduce_strategy strategy) {
+  const std::int64_t extent = state.range(0);
+  const std::int64_t n = extent * extent;
+  const stream_arrays<T> arrays(n);
+  device_buffer<T> sum(1);
+  const stream::dot<device_matrix<T>, T> functor{{arrays.a.data(), extent}, {arrays.b.data(), extent}};
+  time_on_stream(state, cudaStreamPerThread, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
+    ksync::cuda::parallel_reduce(cudaStreamPerThread, extent, extent, functor, sum.data(), strategy);
+  });
+  stream::check_dot(state, static_cast<double>(sum.to_host().at(0)), n);
+  state.counters["n"] = static_cast<double>(n);
+}
+
 template <class T>
 void register_pairs(std::int64_t extent) {
   constexpr auto type = stream::type_name<T>();
@@ -218,6 +234,10 @@ void register_pairs(std::int64_t extent) {
     for (const auto strategy : ids_of_half<index_strategy>(strategy_half::native))
       add_timed(stream::row("native", kernel_name, type, to_string(strategy)), extent, time_stream_pairs<T>, k,
                 strategy);
+  }
+  for (const auto strategy : ids_of_half<reduce_strategy>(strategy_half::native)) {
+    if (strategy != reduce_strategy::automatic)
+      add_timed(stream::row("native", "2d_dot", type, to_string(strategy)), extent, time_dot_pairs<T>, strategy);
   }
 }
 
