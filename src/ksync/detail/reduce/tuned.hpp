@@ -77,14 +77,16 @@ struct TunedFold {
     const std::int64_t begin = lane * chunk;
     const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     if constexpr (requires { term.for_each_line(begin, end, [](const auto&, std::int64_t) {}); }) {
-      term.for_each_line(begin, end, [&](const auto& at, std::int64_t count) { fold_run(at, count, partial); });
+      term.for_each_line(begin, end,
+                         [&](const auto& at, std::int64_t count) { fold_run<line_piece::yes>(at, count, partial); });
     } else {
-      fold_run([&](std::int64_t i) { return term(begin + i); }, end - begin, partial);
+      fold_run<line_piece::no>([&](std::int64_t i) { return term(begin + i); }, end - begin, partial);
     }
   }
 
-  // Folds at(0 .. count-1) into the chains.
-  template <class At>
+  // Folds at(0 .. count-1) into the chains; Piece: whether the run is a piece of a 2-D functor's line.
+  enum class line_piece : bool { no, yes };
+  template <line_piece Piece, class At>
   KOKKOS_FUNCTION void fold_run(const At& at, std::int64_t count, Acc* partial) const {
     std::int64_t i = 0;
     using TermValue = decltype(term(std::int64_t{}));
@@ -93,8 +95,10 @@ struct TunedFold {
       // independent vector adds to hide their latency), then widen. Widening every term, or 8 lanes, ran
       // at 0.3-0.7x a read-only stream while the data sat in cache (2 OpenMP threads); this runs at about
       // 1x from 2^18 floats up. A float run of 128 terms adds at most gamma_float(128) * sum |x| of error.
-      // What is left, under 128 steps, runs once more the same way: the whole of a short line of a 2-D
-      // functor (a 2-D float Dot over 256 x 256 took 26.0 us with its lines widened per term, 15.1 staged).
+      // A piece of a 2-D functor's line stages what is left too (under 128 steps), so that a short line
+      // is not widened term by term: the 2-D float Dot over 256 x 256 reads 1.57x MDRangePolicy so
+      // (docs/results/2026-12-07-cpu-462618c) where it read 1.0x widened (a run not committed). A 1-D chunk
+      // keeps the order it always had: its rest, under 4096 terms, widened term by term.
       constexpr int width = 32;  // float lanes: eight SSE (four AVX) registers, enough adds in flight
       constexpr std::int64_t run = 128;
       const auto stage_run = [&](std::int64_t steps) {
@@ -109,7 +113,9 @@ struct TunedFold {
       };
       while (i + width * run <= count)
         stage_run(run);
-      if (i + width <= count) stage_run((count - i) / width);
+      if constexpr (Piece == line_piece::yes) {
+        if (i + width <= count) stage_run((count - i) / width);
+      }
     }
     for (; i + chains <= count; i += chains) {
       for (int k = 0; k < chains; ++k)
