@@ -166,9 +166,9 @@ void time_dot_pairs(benchmark::State& state, std::optional<Strategy> strategy) {
 }
 
 // Copy and Triad (one and two arrays read) and Dot, 2-D: Kokkos' MDRangePolicy, then every index strategy
-// reached here, automatic among them (batched's row on host backends; through the bridge, the native
-// automatic). Dot's automatic folds lines into Kokkos' accumulator on host backends and, through the bridge,
-// by the native last_block, as the 1-D one does.
+// reached here, automatic among them (for Copy and Triad batched's row on host backends; through the bridge,
+// the native automatic). Dot's automatic folds as the 1-D one does: by tuned, line by line, on host backends
+// and, through the bridge, by the native last_block.
 template <class T>
 void register_pairs(std::int64_t extent) {
   constexpr auto type = stream::type_name<T>();

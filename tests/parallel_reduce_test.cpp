@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace ksync::test {

@@ -23,8 +23,9 @@ namespace ksync {
 //   batched           — GPU backends: RangePolicy over m = n / 4 work items, each calling f for w, w + m,
 //                       w + 2m, w + 3m (a warp's accesses stay contiguous); host backends: as kokkos
 //                       (Kokkos' loop already gives each thread a contiguous share, and vectorizes)
-//   The 2-D forms (rows, cols): kokkos is MDRangePolicy; automatic is batched where it stays portable, and on
-//   host backends batched is a line of the fast index per work item; the rest run over the flat index.
+//   The 2-D forms (rows, cols): kokkos is MDRangePolicy; automatic is batched where it stays portable (but a
+//   sum, min or max on host backends folds as the 1-D automatic, by reduce_strategy::tuned), and on host
+//   backends batched is a line of the fast index per work item; the rest run over the flat index.
 //   Native (ksync::cuda::parallel_for; from ksync::parallel_for on Kokkos::Cuda through the bridge):
 //   thread_per_index  — one index per thread, as hand-written CUDA kernels are usually written
 //   block_batched     — each block of 256 threads covers 4 * 256 consecutive indices, a thread every 256th

@@ -186,8 +186,9 @@ void parallel_reduce(const ExecutionSpace& exec, N n, const F& f, Result&& resul
 // batched, and automatic where tuned cannot fold the result (portable_pair_choice), folds a line of the fast
 // index per work item into Kokkos' accumulator (where there are as many lines as threads: lines_fill); every
 // other case runs the 1-D form over the flat index k < rows * cols (ksync/detail/index_pair.hpp) with the same
-// strategy, so its results and rounding: on GPU backends automatic and batched, on host backends automatic
-// as tuned (which walks the terms line by line), and every reduce_strategy on every backend.
+// strategy, so its results and rounding (on host backends its error bound: tuned's host walk takes the terms
+// line by line, its partial sums restarting with each line): on GPU backends automatic and batched, on host
+// backends automatic as tuned, and every reduce_strategy on every backend.
 template <class ExecutionSpace, detail::index_count R, detail::index_count C, class F, class Result,
           detail::parallel_reduce_strategy Strategy = index_strategy>
   requires Kokkos::is_execution_space_v<ExecutionSpace>

@@ -77,6 +77,8 @@ struct index_pair_reduce {
   }
 };
 
+// Whether a reduction functor is a 2-D one's flat form: tuned's host walk then takes its terms line by line
+// (IndexTerm::for_each_line, src/ksync/detail/parallel/index_terms.hpp).
 template <class F>
 inline constexpr bool is_index_pair_reduce_v = false;
 template <iterate Order, class Index, class F>

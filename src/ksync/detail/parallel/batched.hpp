@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // index_strategy::batched (what the 1-D `automatic` runs on GPU backends other than Kokkos::Cuda with the
-// native half, and the 2-D one wherever it stays portable) — on GPU backends a RangePolicy over m = ceil(n / 4) work
-// items, item w calling f(w), f(w + m), f(w + 2m), f(w + 3m), so that consecutive threads still touch consecutive
-// indices at each of the four steps: a quarter of the threads to start and retire, and f's setup shared by four calls.
-// Host backends gain nothing from it: Kokkos' RangePolicy already gives each thread one contiguous share, and the
-// batch's bound test kept the compiler from vectorizing f (2-3x slower than Kokkos' loop on OpenMP,
-// docs/index-functors.md), so there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does. The 2-D form: on
-// GPU backends the same batches over the flat index (index_pair.hpp); on host backends, where there are as many lines
-// as threads, a RangePolicy over the slow index whose work items each loop over the whole fast index (a plain loop the
-// compiler can vectorize, where Kokkos' MDRangePolicy walks tiles), and the flat index otherwise.
+// native half, and the 2-D one wherever it stays portable, but for host sums tuned folds) — on GPU backends a
+// RangePolicy over m = ceil(n / 4) work items, item w calling f(w), f(w + m), f(w + 2m), f(w + 3m), so that consecutive
+// threads still touch consecutive indices at each of the four steps: a quarter of the threads to start and retire, and
+// f's setup shared by four calls. Host backends gain nothing from it: Kokkos' RangePolicy already gives each thread one
+// contiguous share, and the batch's bound test kept the compiler from vectorizing f (2-3x slower than Kokkos' loop on
+// OpenMP, docs/index-functors.md), so there the row runs Kokkos' RangePolicy(0, n) itself, as `kokkos` does. The 2-D
+// form: on GPU backends the same batches over the flat index (index_pair.hpp); on host backends, where there are as
+// many lines as threads, a RangePolicy over the slow index whose work items each loop over the whole fast index (a
+// plain loop the compiler can vectorize, where Kokkos' MDRangePolicy walks tiles), and the flat index otherwise.
 #pragma once
 
 #include <ksync/backend.hpp>
