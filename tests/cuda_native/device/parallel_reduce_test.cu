@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ksync::cuda::parallel_reduce (native) against host references: every native reduce strategy, int32 and
 // int64 counts (past 2^31 with int64), into device memory and into a host scalar, sums, minima and maxima;
-// the 2-D form in either order; bad input refused before any work.
+// the 2-D form in either order, sums and maxima; bad input refused before any work, an unknown operator among it.
 #include "../../support/errors.hpp"
 #include "../../support/gpu.hpp"
 #include "../../support/reference.hpp"
@@ -156,6 +156,16 @@ struct FlatIndexOfPair {
   }
 };
 
+// acc = max(acc, i * cols + j): n - 1 over a non-empty range.
+template <class Index>
+struct LargestFlatIndexOfPair {
+  Index cols;
+  __device__ void operator()(Index i, Index j, std::int64_t& acc) const {
+    const std::int64_t flat = static_cast<std::int64_t>(i) * cols + j;
+    acc = flat > acc ? flat : acc;
+  }
+};
+
 template <class Index>
 void expect_each_pair_summed_once(iterate order) {
   cuda::device_buffer<std::int64_t> result(1);
@@ -174,6 +184,12 @@ void expect_each_pair_summed_once(iterate order) {
                                    FlatIndexOfPair<Index>{static_cast<Index>(cols), true}, result.data(), strategy,
                                    reduce_op::sum, {}, order);
       EXPECT_EQ(result.to_host()[0], cols * rows * (rows - 1) / 2);
+      if (n == 0) continue;
+      std::int64_t largest = -1;
+      ksync::cuda::parallel_reduce(cudaStreamPerThread, static_cast<Index>(rows), static_cast<Index>(cols),
+                                   LargestFlatIndexOfPair<Index>{static_cast<Index>(cols)}, largest, strategy,
+                                   reduce_op::max, {}, order);
+      EXPECT_EQ(largest, n - 1);
     }
   }
 }
@@ -201,10 +217,28 @@ TEST(NativeParallelReduceArguments, BadExtentsAndOrdersOfThe2DFormAreRefused) {
                       "ksync::cuda::parallel_reduce: rows x cols = 70000 x 70000 does not fit an std::int32_t index"));
   EXPECT_TRUE(refuses([&] { ksync::cuda::parallel_reduce(nullptr, 4, 4, f, static_cast<std::int64_t*>(nullptr)); },
                       "ksync::cuda::parallel_reduce: result is null"));
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_reduce(nullptr, 4, 4, f, sum, reduce_strategy::automatic, static_cast<reduce_op>(7));
+      },
+      "op = 7 is not a reduce_op"));
 }
 
-TEST(NativeParallelReduceArguments, ANegativeCountAPortableStrategyAndANullResultAreRefused) {
+TEST(NativeParallelReduceArguments, ANegativeCountAPortableStrategyANullResultAndAnUnknownOperatorAreRefused) {
   std::int64_t sum = 0;
+  // An operator that is no reduce_op, in either form, before any CUDA call (the pointer is never written).
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_reduce(nullptr, 4, SumOfIndices<std::int32_t>{}, sum, reduce_strategy::automatic,
+                                     static_cast<reduce_op>(7));
+      },
+      "op = 7 is not a reduce_op"));
+  EXPECT_TRUE(refuses(
+      [&] {
+        ksync::cuda::parallel_reduce(nullptr, 4, SumOfIndices<std::int32_t>{}, &sum, reduce_strategy::automatic,
+                                     static_cast<reduce_op>(7));
+      },
+      "op = 7 is not a reduce_op"));
   EXPECT_TRUE(refuses([&] { ksync::cuda::parallel_reduce(nullptr, -5, SumOfIndices<std::int32_t>{}, sum); },
                       "ksync::cuda::parallel_reduce: n = -5 is negative"));
   EXPECT_TRUE(refuses(

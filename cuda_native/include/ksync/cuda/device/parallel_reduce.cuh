@@ -52,15 +52,16 @@ void check_parallel_reduce_arguments(Index n, const T* result, reduce_strategy s
   check_reduce_arguments(where, nullptr, nullptr, 0, strategy, tuning);
 }
 
-// Enqueues (into T*) or brings home (into a host T&) the reduction with the operator functor `op` (plus,
-// minimum, maximum), arguments checked: the public forms below after their run-time switch, and the portable
-// bridge, whose operator is known at compile time (only that operator's kernels are instantiated).
+// Enqueues the reduction with the operator functor `op` (plus, minimum, maximum) into `result`.
 template <class T, class Index, class F, class Op>
 void enqueue_parallel_reduce(cudaStream_t stream, Index n, const F& f, Op op, reduce_strategy strategy,
                              reduce_target<T> result, const reduce_tuning& tuning) {
   const index_terms_reader<T, Index, F, Op> reader{f};
   enqueue_reduce(stream, reader, static_cast<std::size_t>(n), op, strategy, result, tuning);
 }
+// Enqueues (into T*) or brings home (into a host T&) the reduction with the operator functor `op`, arguments
+// checked: the public forms below after their run-time switch, and the portable bridge, whose operator is
+// known at compile time (only that operator's kernels are instantiated).
 template <class T, class Index, class F, class Op>
   requires is_value_type_v<T>
 void run_parallel_reduce(cudaStream_t stream, Index n, const F& f, T* result, reduce_strategy strategy, Op op,
@@ -130,7 +131,7 @@ void parallel_reduce(cudaStream_t stream, Index rows, Cols cols, const F& f, T* 
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}, iterate order = iterate::right) {
   detail::with_pair_reduce<T>(rows, cols, f, order, [&](Index n, const auto& flat) {
-    parallel_reduce(stream, n, flat, result, strategy, op, tuning);
+    ksync::cuda::parallel_reduce(stream, n, flat, result, strategy, op, tuning);
   });
 }
 
@@ -140,7 +141,7 @@ void parallel_reduce(cudaStream_t stream, Index rows, Cols cols, const F& f, T& 
                      reduce_strategy strategy = reduce_strategy::automatic, reduce_op op = reduce_op::sum,
                      const reduce_tuning& tuning = {}, iterate order = iterate::right) {
   detail::with_pair_reduce<T>(rows, cols, f, order, [&](Index n, const auto& flat) {
-    parallel_reduce(stream, n, flat, result, strategy, op, tuning);
+    ksync::cuda::parallel_reduce(stream, n, flat, result, strategy, op, tuning);
   });
 }
 
