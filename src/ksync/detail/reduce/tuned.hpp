@@ -95,14 +95,14 @@ struct TunedFold {
       // independent vector adds to hide their latency), then widen. Widening every term, or 8 lanes, ran
       // at 0.3-0.7x a read-only stream while the data sat in cache (2 OpenMP threads); this runs at about
       // 1x from 2^18 floats up. A float run of 128 terms adds at most gamma_float(128) * sum |x| of error.
-      // A piece of a 2-D functor's line stages what is left too (under 128 steps), so that a short line
-      // is not widened term by term: the 2-D float Dot over 256 x 256 reads 1.57x MDRangePolicy so
+      // A piece of a 2-D functor's line stages what is left too (under 128 steps, from four up: below), so
+      // that a short line is not widened term by term: the 2-D float Dot over 256 x 256 reads 1.57x MDRangePolicy so
       // (docs/results/2026-12-07-cpu-462618c) where it read 1.0x widened (a run not committed). A 1-D chunk
       // keeps the order it always had: its rest, under 4096 terms, widened term by term.
       constexpr int width = 32;  // float lanes: eight SSE (four AVX) registers, enough adds in flight
       constexpr std::int64_t run = 128;
       // A rest of fewer steps is cheaper widened term by term: staging one step adds 32 float adds to the
-      // 32 widenings it was to save (a 2-D float Dot over 32768 x 32 ran at 0.64x MDRangePolicy so).
+      // 32 widenings it was to save (a 2-D float Dot over 32768 x 32 ran at 0.64-0.70x MDRangePolicy so).
       constexpr std::int64_t staged_rest_steps = 4;
       const auto stage_run = [&](std::int64_t steps) {
         float stage[width] = {};
