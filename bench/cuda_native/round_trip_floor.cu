@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // ksync_round_trip_floor: what one blocking value costs host to host before any reduction of size, and what
-// the mailbox's ways of publishing it cost (docs/solvers.md, "The blocking round trip"). One block of 256
+// the mailbox's ways of publishing it cost (docs/reductions.md, "The blocking round trip"). One block of 256
 // threads sums 2^10 zeros into a slot of mapped pinned memory and the host waits for the value, three ways:
 //   kernel_epoch    the kernel writes the value, fences at system scope, then writes the epoch; the host
 //                   spins on the epoch;

@@ -169,7 +169,7 @@ struct TransformTerm {
 // The strategy `automatic` runs. On Kokkos::Cuda with ksync's native half, for the element types its kernels
 // compile and contiguous data (for transform_reduce, in a translation unit compiled as CUDA): the native
 // last_block, which summed floats 1.29-1.41x as fast as tuned up to 2^22 on an H200 and as fast from
-// 2^28 (docs/reductions.md) and whose kernel publishes a blocking result itself (docs/solvers.md). Elsewhere
+// 2^28 (docs/reductions.md) and whose kernel publishes a blocking result itself (docs/reductions.md). Elsewhere
 // tuned (portable_choice).
 template <operation_name Name, class ExecutionSpace, class T>
 constexpr reduce_strategy resolve_automatic(reduce_strategy strategy, bool contiguous) {

@@ -9,7 +9,7 @@
 // one-thread kernel where the driver does not offer it): one launch fewer than a copy kernel. Cheapest, a kernel that
 // writes the value can publish the epoch itself (receive_published(): the value, a system-scope fence, the epoch),
 // and the stream memory operation goes too. No cudaMemcpyAsync and no cudaStreamSynchronize: the value is home as
-// soon as the GPU wrote it, a few microseconds earlier than a copy and a stream synchronization (docs/solvers.md
+// soon as the GPU wrote it, a few microseconds earlier than a copy and a stream synchronization (docs/reductions.md
 // measures each way). While it spins, wait() asks the stream whether it failed, so a kernel fault ends in
 // ksync::cuda::cuda_error, never in an endless loop. The kernel that stored an epoch may still be retiring when
 // the host sees it; on a device without concurrent managed access, where the host may not touch managed memory
