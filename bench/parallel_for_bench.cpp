@@ -100,14 +100,15 @@ void time_dot(benchmark::State& state, std::optional<Strategy> strategy) {
 }
 
 // The 2-D rows (stream/2d_<kernel>): the same kernels as f(i, j) over square Views in the backend's default layout,
-// Kokkos' MDRangePolicy<Rank<2>> in its default iteration against ksync::parallel_for(exec, rows, cols, f).
+// Kokkos' MDRangePolicy<Rank<2>> in its default iteration against ksync::parallel_for(exec, rows, cols, f); and the
+// Dot over rows x cols Views of one size in several shapes (stream/2d_dot_shape).
 template <class T>
 struct stream_matrices {
   Kokkos::View<T**> a, b, c;
-  stream_matrices(const Exec& exec, std::int64_t extent)
-      : a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::a"), extent, extent),
-        b(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::b"), extent, extent),
-        c(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::c"), extent, extent) {
+  stream_matrices(const Exec& exec, std::int64_t rows, std::int64_t cols)
+      : a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::a"), rows, cols),
+        b(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::b"), rows, cols),
+        c(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "ksync::bench::c"), rows, cols) {
     Kokkos::deep_copy(exec, a, static_cast<T>(stream::initial_a));
     Kokkos::deep_copy(exec, b, static_cast<T>(stream::initial_b));
     Kokkos::deep_copy(exec, c, static_cast<T>(stream::initial_c));
@@ -119,7 +120,7 @@ template <class T>
 void time_stream_pairs(benchmark::State& state, stream::kernel k, std::optional<index_strategy> strategy) {
   const std::int64_t extent = state.range(0);
   const Exec exec;
-  const stream_matrices<T> matrices(exec, extent);
+  const stream_matrices<T> matrices(exec, extent, extent);
   const std::int64_t n = extent * extent;
   const auto bytes = stream::arrays_moved(k) * n * static_cast<std::int64_t>(sizeof(T));
   stream::with_kernel<Kokkos::View<T**>, T>(k, matrices.a, matrices.b, matrices.c, [&](const auto& functor) {
@@ -142,21 +143,22 @@ void time_stream_pairs(benchmark::State& state, stream::kernel k, std::optional<
   state.counters["n"] = static_cast<double>(n);
 }
 
+// Dot over rows x cols: state.range(0) x state.range(0) (square), or state.range(0) x state.range(1) (shaped).
 template <class T, class Strategy>
-void time_dot_pairs(benchmark::State& state, std::optional<Strategy> strategy) {
-  const std::int64_t extent = state.range(0);
+void time_dot_pairs(benchmark::State& state, std::optional<Strategy> strategy, bool shaped) {
+  const std::int64_t rows = state.range(0);
+  const std::int64_t cols = shaped ? state.range(1) : rows;
   const Exec exec;
-  const stream_matrices<T> matrices(exec, extent);
+  const stream_matrices<T> matrices(exec, rows, cols);
   const Kokkos::View<T> sum("ksync::bench::sum");
   const stream::dot<Kokkos::View<T**>, T> functor{matrices.a, matrices.b};
-  const std::int64_t n = extent * extent;
+  const std::int64_t n = rows * cols;
   time_on_instance(state, exec, 2 * n * static_cast<std::int64_t>(sizeof(T)), [&] {
     if (!strategy) {
       Kokkos::parallel_reduce("kokkos_stream2d_dot",
-                              Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(exec, {0, 0}, {extent, extent}), functor,
-                              sum);
+                              Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(exec, {0, 0}, {rows, cols}), functor, sum);
     } else {
-      ksync::parallel_reduce(exec, extent, extent, functor, sum, *strategy);
+      ksync::parallel_reduce(exec, rows, cols, functor, sum, *strategy);
     }
   });
   T value{};
@@ -184,10 +186,25 @@ void register_pairs(std::int64_t extent) {
     }
   }
   add_timed(stream::row("kokkos", "2d_dot", type, "md_range_policy"), extent, time_dot_pairs<T, index_strategy>,
-            std::nullopt);
+            std::nullopt, false);
   for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable))
     add_timed(stream::row("portable", "2d_dot", type, to_string(strategy)), extent, time_dot_pairs<T, index_strategy>,
-              strategy);
+              strategy, false);
+}
+
+// The 2-D Dot in one shape, rows x cols (rows named .../<rows>/<cols>): MDRangePolicy, then every portable index
+// strategy. Narrow lines are where a walk by lines pays a split per line (docs/index-functors.md).
+template <class T>
+void register_dot_shape(std::int64_t rows, std::int64_t cols) {
+  constexpr auto type = stream::type_name<T>();
+  const auto add = [&](const std::string& name, std::optional<index_strategy> strategy) {
+    benchmark::RegisterBenchmark(name, time_dot_pairs<T, index_strategy>, strategy, true)
+        ->Args({rows, cols})
+        ->UseManualTime();
+  };
+  add(stream::row("kokkos", "2d_dot_shape", type, "md_range_policy"), std::nullopt);
+  for (const auto strategy : ids_of_half<index_strategy>(strategy_half::portable))
+    add(stream::row("portable", "2d_dot_shape", type, to_string(strategy)), strategy);
 }
 
 // Kokkos' RangePolicy over each functor, then ksync::parallel_for with every strategy this backend reaches
@@ -230,6 +247,10 @@ void register_parallel_for_benchmarks(bool smoke) {
   for (const auto extent : stream::square_extents(smoke, runs_on_host<Exec>)) {
     register_pairs<float>(extent);
     register_pairs<double>(extent);
+  }
+  for (const auto& [rows, cols] : stream::dot_shapes(smoke, runs_on_host<Exec>)) {
+    register_dot_shape<float>(rows, cols);
+    register_dot_shape<double>(rows, cols);
   }
 }
 

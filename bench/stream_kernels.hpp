@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ksync::bench::stream {
@@ -122,6 +123,19 @@ inline std::vector<std::int64_t> square_extents(bool smoke, bool host_backend) {
   std::vector<std::int64_t> result;
   for (int exponent = 8; exponent <= (host_backend ? 12 : 14); exponent += host_backend ? 2 : 1)
     result.push_back(std::int64_t{1} << exponent);
+  return result;
+}
+
+// The 2-D Dot's shapes (stream/2d_dot_shape): {rows, cols} of one element count (2^20 on host backends, 2^24 on
+// GPUs), from one column to one row: lines of 1 to 8 terms (a point's coordinates, a few vectors) and of 32,
+// shorter than a host thread's share and than a GPU block; smoke: two small ones.
+inline std::vector<std::pair<std::int64_t, std::int64_t>> dot_shapes(bool smoke, bool host_backend) {
+  if (smoke) return {{4096, 1}, {64, 64}};
+  const std::int64_t elements = std::int64_t{1} << (host_backend ? 20 : 24);
+  std::vector<std::pair<std::int64_t, std::int64_t>> result;
+  for (const std::int64_t cols : {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}, std::int64_t{32},
+                                  std::int64_t{4096}, elements / 32, elements})
+    result.emplace_back(elements / cols, cols);
   return result;
 }
 
