@@ -41,6 +41,29 @@ struct IndexTerm {
   }
   bool packable() const { return false; }
 
+  // A 2-D functor's lines: their length (its fast extent), where term k lies, and the term at a place.
+  KOKKOS_FUNCTION std::int64_t line_length() const
+    requires is_index_pair_reduce_v<F>
+  {
+    return f.map.fast_extent.divisor();
+  }
+  KOKKOS_FUNCTION void locate(std::int64_t k, std::int64_t& slow, std::int64_t& fast) const
+    requires is_index_pair_reduce_v<F>
+  {
+    Index line = 0;
+    Index place = 0;
+    f.map.locate(static_cast<Index>(k), line, place);
+    slow = line;
+    fast = place;
+  }
+  KOKKOS_FUNCTION T at_pair(std::int64_t slow, std::int64_t fast) const
+    requires is_index_pair_reduce_v<F>
+  {
+    T acc = identity;
+    f.on_line(static_cast<Index>(slow), static_cast<Index>(fast), acc);
+    return acc;
+  }
+
   // A 2-D functor's terms k in [begin, end) line by line: visit(at, count) for each piece of a line, at(x)
   // the term x places further along it. tuned's host fold runs each piece as a plain loop.
   template <class Visit>
