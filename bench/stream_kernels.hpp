@@ -133,8 +133,8 @@ inline std::vector<std::pair<std::int64_t, std::int64_t>> dot_shapes(bool smoke,
   if (smoke) return {{4096, 1}, {64, 64}};
   const std::int64_t elements = std::int64_t{1} << (host_backend ? 20 : 24);
   std::vector<std::pair<std::int64_t, std::int64_t>> result;
-  for (const std::int64_t cols : {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}, std::int64_t{32},
-                                  std::int64_t{4096}, elements / 32, elements})
+  for (const std::int64_t cols : {std::int64_t{1}, std::int64_t{2}, std::int64_t{4}, std::int64_t{8}, std::int64_t{12},
+                                  std::int64_t{16}, std::int64_t{32}, std::int64_t{4096}, elements / 32, elements})
     result.emplace_back(elements / cols, cols);
   return result;
 }

@@ -131,15 +131,15 @@ struct WeightedPairs {
 
 // On host backends tuned (what automatic runs there for a sum into a host scalar or a rank-0 View) takes a 2-D
 // functor's terms line by line, and its lanes' chunks end inside lines: lines shorter and longer than a float
-// run (32 x 128 terms), one line alone, and lines of one to eight terms (under eight, as many as tuned's
-// accumulators, TunedFold::fold_short_lines folds groups of whole lines).
+// run (32 x 128 terms), one line alone, and lines of 1 to 16 terms (under 16, TunedFold::fold_short_lines folds
+// whole lines, in groups where they are shorter than its eight accumulators).
 template <class T>
 void expect_weighted_pairs() {
   const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<T> sum_view("ksync::test::sum");
   const std::vector<std::pair<std::int64_t, std::int64_t>> shapes{{7, 4'099},  {4'099, 7},  {129, 257},  {256, 256},
                                                                   {1, 70'001}, {70'001, 1}, {23'339, 3}, {2, 35'003},
-                                                                  {17'501, 4}, {9'001, 8}};
+                                                                  {17'501, 4}, {9'001, 8},  {5'003, 13}, {4'001, 16}};
   for (const auto& [rows, cols] : shapes) {
     const auto host = small_integers<T>(static_cast<std::size_t>(rows * cols), 9);
     const auto data = to_device(host);
