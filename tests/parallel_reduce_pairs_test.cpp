@@ -42,8 +42,17 @@ template <class Index, class Strategy>
 void expect_sum_of_pairs(Strategy strategy, iterate order) {
   const Kokkos::DefaultExecutionSpace exec;
   const Kokkos::View<std::int64_t> largest("ksync::test::largest");
-  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-           {0, 4}, {4, 0}, {1, 1}, {3, 7}, {7, 3}, {33, 31}, {1'000, 1'001}, {1, 100'003}}) {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 4},
+                                                                                     {4, 0},
+                                                                                     {1, 1},
+                                                                                     {3, 7},
+                                                                                     {7, 3},
+                                                                                     {33, 31},
+                                                                                     {1'000, 1'001},
+                                                                                     {1, 100'003},
+                                                                                     {23'339, 3},
+                                                                                     {6'007, 5},
+                                                                                     {4'999, 15}}) {
     SCOPED_TRACE(::testing::Message() << "strategy = " << ksync::to_string(strategy)
                                       << ", order = " << ksync::to_string(order) << ", " << rows << " x " << cols);
     const std::int64_t n = rows * cols;
@@ -131,8 +140,9 @@ struct WeightedPairs {
 
 // On host backends tuned (what automatic runs there for a sum into a host scalar or a rank-0 View) takes a 2-D
 // functor's terms line by line, and its lanes' chunks end inside lines: lines shorter and longer than a float
-// run (32 x 128 terms), one line alone, and lines of 1 to 16 terms (under 16, TunedFold::fold_short_lines folds
-// whole lines, in groups where they are shorter than its eight accumulators).
+// run (32 x 128 terms), one line alone, and lines of 1, 2, 3, 4, 7, 8, 13 and 16 terms (under 16,
+// TunedFold::fold_short_lines folds whole lines, in groups where they are shorter than its eight accumulators;
+// expect_sum_of_pairs adds lines of 5 and 15, and a maximum, through the same walk).
 template <class T>
 void expect_weighted_pairs() {
   const Kokkos::DefaultExecutionSpace exec;

@@ -73,8 +73,8 @@ struct TunedFold {
   }
 
   // Host backends: lane l's contiguous chunk. A term over pairs (i, j) (a 2-D index functor's, index_terms.hpp)
-  // hands it over line by line, each run a plain loop over the fast index: through the flat index, a split
-  // per term kept the loop from vectorizing.
+  // goes by lines: lines under short_line_terms whole (fold_short_lines), longer ones piece by piece, each piece
+  // a plain loop over the fast index: through the flat index, a split per term kept the loop from vectorizing.
   KOKKOS_FUNCTION void fold_chunk(std::int64_t lane, Acc* partial) const {
     const std::int64_t begin = lane * chunk;
     const std::int64_t end = begin + chunk < n ? begin + chunk : n;
@@ -92,21 +92,25 @@ struct TunedFold {
   }
 
   // A 2-D functor's terms [begin, end) whose lines hold fewer than short_line_terms (a point's three coordinates,
-  // a few vectors side by side). Line by line, a piece shorter than the chains adds its terms one after the other
-  // into one chain, and through the flat index each term would pay a division: a float Dot over 2^20 x 1 took
-  // 0.99 ms by lines, 0.72 by the flat index, against 1.95 for MDRangePolicy (2 OpenMP threads). Here the lines
-  // go in groups that fill the chains (one line where it holds eight terms or more), term x of the group's line
-  // g into chain (g * Length + x) % chains, each place known at compile time (one build per length): 0.25 ms.
-  // Lines of 8 to 15 terms gain the pieces' bookkeeping: 0.39 -> 0.13 ms over 2^17 x 8.
+  // a few vectors side by side). As pieces, a line shorter than the chains adds its terms one after the other
+  // into one chain, and through the flat index each term would pay a division. Here whole lines go in groups of
+  // chains / Length (one line from eight terms up), term x of the group's line g into chain
+  // (g * Length + x) % chains, each place known at compile time (one build per length), and lines of 8 to 15
+  // terms are spared the pieces' bookkeeping. The float Dot over 2^20 x 1 on 2 OpenMP threads (the 2-core
+  // machine, 2026-12-07, commits 68fb495 and c37d5ed give the commands): 0.98 ms as pieces, 0.72 through the
+  // flat index, 0.25 so, MDRangePolicy 1.9; over 2^17 x 8, 0.39 ms as pieces, 0.13 so.
   KOKKOS_FUNCTION void fold_short_lines(std::int64_t begin, std::int64_t end, std::int64_t length, Acc* partial) const {
     fold_short_lines(begin, end, length, partial, std::make_integer_sequence<int, short_line_terms - 1>{});
   }
-  // Runs fold_short_lines<Length> for Length = length, one of 1 ... short_line_terms - 1 (Shorter + 1); a length
-  // of 0 has no term.
+  // Runs fold_short_lines<Length> for Length = length, one of 1 ... short_line_terms - 1 (Shorter + 1); lines
+  // of length 0 hold no term. Any other length is a ksync bug (fold_chunk sends only shorter lines): it aborts
+  // rather than fold nothing.
   template <int... Shorter>
   KOKKOS_FUNCTION void fold_short_lines(std::int64_t begin, std::int64_t end, std::int64_t length, Acc* partial,
                                         std::integer_sequence<int, Shorter...> /*lengths*/) const {
-    (void)((length == Shorter + 1 && (fold_short_lines<Shorter + 1>(begin, end, partial), true)) || ...);
+    const bool folded = ((length == Shorter + 1 && (fold_short_lines<Shorter + 1>(begin, end, partial), true)) || ...);
+    if (!folded && length != 0)
+      Kokkos::abort("ksync::detail::TunedFold::fold_short_lines: a line length of short_line_terms or more");
   }
   template <int Length>
   KOKKOS_FUNCTION void fold_short_lines(std::int64_t begin, std::int64_t end, Acc* partial) const {
@@ -131,9 +135,11 @@ struct TunedFold {
           combine<Op>::into(partial[(g * Length + x) % chains], term.at_pair(slow + g, x));
       }
     }
-    for (; k + Length <= end; k += Length, ++slow) {
-      for (int x = 0; x < Length; ++x)
-        combine<Op>::into(partial[x % chains], term.at_pair(slow, x));
+    if constexpr (group > 1) {  // the whole lines left after the groups (a group of one leaves none)
+      for (; k + Length <= end; k += Length, ++slow) {
+        for (int x = 0; x < Length; ++x)
+          combine<Op>::into(partial[x % chains], term.at_pair(slow, x));
+      }
     }
     for (int x = 0; x < Length; ++x) {  // the start of the line the chunk ends in
       if (k + x < end) combine<Op>::into(partial[x % chains], term.at_pair(slow, x));
