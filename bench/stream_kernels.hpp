@@ -126,9 +126,11 @@ inline std::vector<std::int64_t> square_extents(bool smoke, bool host_backend) {
   return result;
 }
 
-// The 2-D Dot's shapes (stream/2d_dot_shape): {rows, cols} of one element count (2^20 on host backends, 2^24 on
-// GPUs), from one column to one row: lines of 1 to 8 terms (a point's coordinates, a few vectors) and of 32,
-// shorter than a host thread's share and than a GPU block; smoke: two small ones.
+// The 2-D Dot's shapes (stream/2d_dot_shape): {elements / cols, cols}, elements = 2^20 on host backends and 2^24
+// on GPUs (12 columns hold four fewer), from one column to one row. On host backends (LayoutRight, lines along
+// a row) that is lines of 1 to 16 terms (a point's coordinates, a few vectors: tuned folds them whole) and of 32,
+// shorter than a thread's share; on GPUs (LayoutLeft, lines down a column) lines of 2^24 / cols terms, and the
+// 2-D forms run over the flat index there anyway. Smoke: two small ones.
 inline std::vector<std::pair<std::int64_t, std::int64_t>> dot_shapes(bool smoke, bool host_backend) {
   if (smoke) return {{4096, 1}, {64, 64}};
   const std::int64_t elements = std::int64_t{1} << (host_backend ? 20 : 24);

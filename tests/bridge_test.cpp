@@ -91,7 +91,7 @@ TEST(BridgeAtomicsGpu, LockBasedAtomicsInAFunctorWorkInTheNativeKernel) {
 #if KSYNC_NATIVE_BRIDGE
   const Kokkos::Cuda exec;
   // Few indices over many bins: the test is about the lock array, not contention. Its first version (a million
-  // indices, four bins) never finished within CTest's 100 s on an H100 (2026-12-07).
+  // indices, four bins) never finished within the 100 s a test was given on an H100 (2026-12-07, ctest --timeout).
   constexpr std::int64_t bin_count = 64;
   const Kokkos::View<Kokkos::complex<double>*> bins(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ksync::test::bins"), bin_count);

@@ -38,7 +38,7 @@
 //   The start calls it twice (b, then r = b - A x), every iteration once; the stopping test is in the M^-1 norm
 //   as with jacobi, and a start that finds b . M^-1 b or r . M^-1 r negative throws (M is not positive
 //   definite). device_scalars enqueues check_every iterations at a time: apply also runs in the last batch's
-//   iterations past convergence (docs/solvers.md).
+//   iterations past convergence (docs/sparse.md).
 // Kernels are labelled "ksync::cg::<step>".
 #pragma once
 
