@@ -2,8 +2,6 @@
 #include <ksync/cuda/detail/driver_entry.hpp>
 #include <ksync/cuda/host_gate.hpp>
 
-#include <cuda.h>  // the types of cuStreamWaitValue32, reached through the runtime (no libcuda link)
-
 #include <atomic>
 #include <cstdlib>
 #include <stdexcept>
@@ -11,12 +9,6 @@
 
 namespace ksync::cuda {
 namespace {
-
-using wait_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-wait_value_function driver_wait_value() {
-  static const auto function = detail::driver_entry<wait_value_function>("cuStreamWaitValue32");
-  return function;
-}
 
 std::atomic<bool> wait_value_refused{false};  // a driver that lists it but refuses it: no gate from then on
 
@@ -42,7 +34,7 @@ host_gate::host_gate() : word_(1, cudaHostAllocPortable | cudaHostAllocMapped, "
 bool host_gate::hold(cudaStream_t stream) {
   if (held_)
     throw std::logic_error("ksync::cuda::host_gate::hold: the gate is already held (open() it before holding again)");
-  const wait_value_function wait_value = driver_wait_value();
+  const auto wait_value = detail::stream_wait_value32();
   if (wait_value == nullptr || launches_may_block() || wait_value_refused.load(std::memory_order_relaxed)) return false;
   // GEQ compares cyclically ((int32_t)(word - epoch) >= 0), so the count may wrap.
   const std::uint32_t next = epoch_ + 1;

@@ -4,8 +4,6 @@
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/mailbox.hpp>
 
-#include <cuda.h>  // the types of cuStreamWriteValue32, reached through the runtime (no libcuda link)
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -42,12 +40,6 @@ std::uint32_t next_epoch(const reduce_workspace& workspace) {
   return ++workspace.mailbox_epoch == 0 ? ++workspace.mailbox_epoch : workspace.mailbox_epoch;
 }
 
-// cuStreamWriteValue32 from the driver the runtime already loaded; null where it has none.
-using write_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-write_value_function driver_write_value() {
-  static const auto function = detail::driver_entry<write_value_function>("cuStreamWriteValue32");
-  return function;
-}
 std::atomic<bool> write_value_refused{false};  // a driver that lists it but refuses it: the kernel from then on
 
 }  // namespace
@@ -73,7 +65,7 @@ reservation reserve(cudaStream_t stream) {
 
 void publish(cudaStream_t stream, const reservation& reserved) {
   std::uint32_t* const epoch_word = reserved.epoch.address;  // the reserved slot's, as reserve() set it
-  const write_value_function write_value = driver_write_value();
+  const auto write_value = detail::stream_write_value32();
   if (write_value != nullptr && !write_value_refused.load(std::memory_order_relaxed)) {
     // Default flags: the write waits for the stream's earlier work and fences its writes (as
     // __threadfence_system() would) before the epoch lands.

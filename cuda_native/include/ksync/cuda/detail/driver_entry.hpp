@@ -2,9 +2,11 @@
 //
 // A driver function reached through the runtime that already loaded the driver (cudaGetDriverEntryPointByVersion),
 // so ksync::cuda links no libcuda: the stream memory operations (cuStreamWriteValue32, cuStreamWaitValue32) that
-// the mailbox and the host gate enqueue. Null where the driver does not offer it; the caller then takes its other way.
+// the mailbox, the host gate and the peer halo enqueue. Null where the driver does not offer it; the caller then
+// takes its other way, or refuses.
 #pragma once
 
+#include <cuda.h>  // the driver's types only: no libcuda link
 #include <cuda_runtime_api.h>
 
 namespace ksync::cuda::detail {
@@ -18,6 +20,17 @@ template <class Function>
       found != cudaDriverEntryPointSuccess)
     return nullptr;
   return reinterpret_cast<Function>(address);
+}
+
+// cuStreamWaitValue32 and cuStreamWriteValue32 (the same signature), looked up once.
+using stream_value_function = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+[[nodiscard]] inline stream_value_function stream_wait_value32() noexcept {
+  static const auto function = driver_entry<stream_value_function>("cuStreamWaitValue32");
+  return function;
+}
+[[nodiscard]] inline stream_value_function stream_write_value32() noexcept {
+  static const auto function = driver_entry<stream_value_function>("cuStreamWriteValue32");
+  return function;
 }
 
 }  // namespace ksync::cuda::detail
