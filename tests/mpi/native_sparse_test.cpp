@@ -68,9 +68,10 @@ struct whole_matrix {
         a(stream, host.rows, host.cols, host.nnz(), offsets.data(), columns.data(), values.data()) {}
 };
 
-// The halo paths this MPI allows: staged always, direct where it reads CUDA memory.
+// The halo paths this MPI allows: staged and peer always (the test's ranks share a node), direct where it reads
+// CUDA memory.
 std::vector<halo_memory> halo_paths() {
-  std::vector<halo_memory> paths{halo_memory::staged};
+  std::vector<halo_memory> paths{halo_memory::staged, halo_memory::peer};
   if (ksync::mpi::reads_cuda_memory()) paths.push_back(halo_memory::direct);
   return paths;
 }
@@ -183,52 +184,89 @@ TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
 }
 
 // The solvers' product (detail::spmv_unchecked with ghost_destination::where_they_arrive) has the boundary rows
-// read staged ghosts in pinned memory instead of copying them into x: the same rows bit for bit, x's ghosts left
-// as they were.
-TEST(MpiNativeSpmv, TheSolversProductReadsStagedGhostsWhereTheyArrived) {
+// read the ghosts where they arrived (staged: pinned memory; peer: the peer buffer) instead of copying them into x:
+// the same rows bit for bit, x's ghosts left as they were.
+TEST(MpiNativeSpmv, TheSolversProductReadsGhostsWhereTheyArrived) {
   KSYNC_NEEDS_A_GPU();
   const ksync::cuda::stream stream;
-  for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
-    const rank_block block(ksync::test::generate<double, std::int32_t>(family, 11), halo_memory::staged);
-    const std::vector<double> x_global = global_x(block.a.cols, 0);
-    const auto x = block.local_x(x_global);
-    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
-    ksync::mpi::detail::local_failure failure;
-    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure,
-                                             ksync::mpi::detail::ghost_destination::where_they_arrive);
-    failure.rethrow_here();
-    const std::string where = to_string(family) + ", " + rank_text();
-    block.expect_the_one_gpu_rows(stream.get(), y, x_global, where);
-    const auto x_after = x.to_host();
-    const std::int64_t owned = block.part.owned_rows();
-    const std::int64_t ghosts = block.part.local_columns() - owned;
-    EXPECT_EQ(first_where(ghosts, [&](std::int64_t g) { return !std::isnan(x_after[owned + g]); }), ghosts)
-        << where << ": the first ghost written into x";
-  }
+  for (const halo_memory halo : {halo_memory::staged, halo_memory::peer})
+    for (const auto family : {sparse_family::poisson_2d, sparse_family::random_laplacian}) {
+      const rank_block block(ksync::test::generate<double, std::int32_t>(family, 11), halo);
+      const std::vector<double> x_global = global_x(block.a.cols, 0);
+      const auto x = block.local_x(x_global);
+      const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+      ksync::mpi::detail::local_failure failure;
+      ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure,
+                                               ksync::mpi::detail::ghost_destination::where_they_arrive);
+      failure.rethrow_here();
+      const std::string where =
+          to_string(family) + ", halo " + std::string(ksync::mpi::to_string(halo)) + ", " + rank_text();
+      block.expect_the_one_gpu_rows(stream.get(), y, x_global, where);
+      const auto x_after = x.to_host();
+      const std::int64_t owned = block.part.owned_rows();
+      const std::int64_t ghosts = block.part.local_columns() - owned;
+      EXPECT_EQ(first_where(ghosts, [&](std::int64_t g) { return !std::isnan(x_after[owned + g]); }), ghosts)
+          << where << ": the first ghost written into x";
+    }
 }
 
-// One staged matrix takes products that alternate where the ghosts go (copied into x, or read where they arrived
-// in pinned memory), each with another x: every product gives the one-GPU rows, so neither destination leaves
-// ghosts or events behind that the other misreads.
+// One staged or peer matrix takes products that alternate where the ghosts go (copied into x, or read where they
+// arrived), each with another x: every product gives the one-GPU rows, so neither destination leaves ghosts or
+// events behind that the other misreads.
 TEST(MpiNativeSpmv, ProductsThatAlternateTheGhostDestinationGiveTheOneGpuRows) {
   KSYNC_NEEDS_A_GPU();
   using ksync::mpi::detail::ghost_destination;
   const ksync::cuda::stream stream;
-  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::random_laplacian, 11),
-                         halo_memory::staged);
-  const ghost_destination order[] = {ghost_destination::x, ghost_destination::where_they_arrive,
-                                     ghost_destination::where_they_arrive, ghost_destination::x};
-  for (int round = 0; round < 4; ++round) {
-    const ghost_destination destination = order[round];
-    const std::string where = rank_text() + ", round " + std::to_string(round);
-    const std::vector<double> x_global = global_x(block.a.cols, round);
-    const auto x = block.local_x(x_global);
-    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
-    ksync::mpi::detail::local_failure failure;
-    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure,
-                                             destination);
-    failure.rethrow_here();
-    block.expect_the_one_gpu_rows(stream.get(), y, x_global, where);
+  for (const halo_memory halo : {halo_memory::staged, halo_memory::peer}) {
+    const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::random_laplacian, 11), halo);
+    const ghost_destination order[] = {ghost_destination::x, ghost_destination::where_they_arrive,
+                                       ghost_destination::where_they_arrive, ghost_destination::x};
+    for (int round = 0; round < 4; ++round) {
+      const ghost_destination destination = order[round];
+      const std::string where =
+          "halo " + std::string(ksync::mpi::to_string(halo)) + ", " + rank_text() + ", round " + std::to_string(round);
+      const std::vector<double> x_global = global_x(block.a.cols, round);
+      const auto x = block.local_x(x_global);
+      const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+      ksync::mpi::detail::local_failure failure;
+      ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure,
+                                               destination);
+      failure.rethrow_here();
+      block.expect_the_one_gpu_rows(stream.get(), y, x_global, where);
+    }
+  }
+}
+
+// Products enqueued back to back on one stream, the host never waiting for the GPU between them: one x overwritten
+// on the stream before each product, a y for each. Every y must be its own x's rows: a product whose pack read x
+// before the overwrite, or whose pushes overwrote a neighbour's ghosts before that neighbour's last boundary rows
+// read them, gives another round's rows.
+TEST(MpiNativeSpmv, ProductsEnqueuedBackToBackEachReadTheirOwnX) {
+  KSYNC_NEEDS_A_GPU();
+  const ksync::cuda::stream stream;
+  constexpr int rounds = 6;
+  for (const halo_memory halo : halo_paths()) {
+    const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 40), halo);
+    const std::int64_t owned = block.part.owned_rows();
+    std::vector<std::vector<double>> x_globals;
+    std::vector<ksync::cuda::device_buffer<double>> x_rounds;
+    std::vector<ksync::cuda::device_buffer<double>> ys;
+    for (int round = 0; round < rounds; ++round) {
+      x_globals.push_back(global_x(block.a.cols, round));
+      x_rounds.push_back(block.local_x(x_globals.back()));
+      ys.emplace_back(static_cast<std::size_t>(owned));
+    }
+    const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(block.part.local_columns()));
+    for (int round = 0; round < rounds; ++round) {
+      ASSERT_EQ(cudaMemcpyAsync(x.data(), x_rounds[round].data(), static_cast<std::size_t>(owned) * sizeof(double),
+                                cudaMemcpyDeviceToDevice, stream.get()),
+                cudaSuccess);
+      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), ys[round].data());
+    }
+    for (int round = 0; round < rounds; ++round)
+      block.expect_the_one_gpu_rows(
+          stream.get(), ys[round], x_globals[round],
+          "halo " + std::string(ksync::mpi::to_string(halo)) + ", " + rank_text() + ", round " + std::to_string(round));
   }
 }
 
@@ -267,28 +305,46 @@ TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
 }
 
 // A rank whose own CUDA call fails in the product (ksync::cuda::fail_cuda_call_after: the 4th checked call, past
-// the argument checks' three) still sends and receives its halo, then throws what it caught: the other ranks'
-// products return, and the next product on every rank gives the one-GPU rows bit for bit.
+// the argument checks' three; with a peer halo each later one in turn, until the failure falls past the product)
+// still sends and receives its halo, then throws what it caught: the other ranks' products return (with a peer
+// halo their GPUs wait for its counters), and the next product on every rank gives the one-GPU rows bit for bit.
 TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
   KSYNC_NEEDS_A_GPU();
-  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9));
-  const bool faulty = block.partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD)) == block.a.rows;  // the last rank
   const ksync::cuda::stream stream;
-  const std::vector<double> x_global = global_x(block.a.cols, 0);
-  const auto x = block.local_x(x_global);
-  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
-  if (faulty) ksync::cuda::fail_cuda_call_after(4);
-  bool threw = false;
-  try {
-    ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
-  } catch (const ksync::cuda::cuda_error& error) {
-    threw = true;
-    EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
+  for (const halo_memory halo : {halo_memory::staged, halo_memory::peer}) {
+    const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9), halo);
+    const bool faulty = block.partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD)) == block.a.rows;  // the last rank
+    const bool every_call = block.part.peer() != nullptr;  // a peer halo that exchanges (two ranks or more)
+    const std::vector<double> x_global = global_x(block.a.cols, 0);
+    const auto x = block.local_x(x_global);
+    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+    int failed_calls = 0;
+    for (int call = 4; call < 64; ++call) {
+      const std::string where =
+          "halo " + std::string(ksync::mpi::to_string(halo)) + ", call " + std::to_string(call) + ", " + rank_text();
+      if (faulty) ksync::cuda::fail_cuda_call_after(call);
+      int threw = 0;
+      try {
+        ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
+      } catch (const ksync::cuda::cuda_error& error) {
+        threw = 1;
+        EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
+      }
+      ksync::cuda::fail_cuda_call_after(0);
+      if (!faulty) {
+        EXPECT_EQ(threw, 0) << where;
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &threw, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
+      block.expect_the_one_gpu_rows(stream.get(), y, x_global, "the product after the failure, " + where);
+      if (threw == 0) break;  // the failure fell past the product: each of its checked calls failed once
+      ++failed_calls;
+      if (!every_call) break;
+    }
+    // A peer product checks at least 8 calls past the arguments: x's event and the halo stream's wait on it, the
+    // interior rows, a gather, its event, the wait on it, the ghosts' copy, the boundary rows.
+    EXPECT_GE(failed_calls, every_call ? 8 : 1) << rank_text();
   }
-  ksync::cuda::fail_cuda_call_after(0);
-  EXPECT_EQ(threw, faulty) << rank_text();
-  ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
-  block.expect_the_one_gpu_rows(stream.get(), y, x_global, "the product after the failure, " + rank_text());
 }
 
 // Solves every generated family with and without Jacobi on the ranks (through `nccl` where given: the form whose

@@ -169,14 +169,30 @@ TEST(MpiSpmv, EveryHaloPathGivesTheSameRows) {
 // The paths by name, as to_string spells them; any other name is refused, naming it and the paths.
 TEST(MpiSpmv, HaloPathsAreNamedBothWays) {
   using ksync::mpi::halo_memory;
-  for (const halo_memory memory : {halo_memory::automatic, halo_memory::direct, halo_memory::staged})
+  for (const halo_memory memory : {halo_memory::automatic, halo_memory::direct, halo_memory::staged, halo_memory::peer})
     EXPECT_EQ(ksync::mpi::halo_memory_from_string(ksync::mpi::to_string(memory)), memory);
   try {
     static_cast<void>(ksync::mpi::halo_memory_from_string("pinned"));
     ADD_FAILURE() << "no exception";
   } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()),
-              "ksync::mpi::halo_memory_from_string: name = \"pinned\" is not a halo path (automatic, direct, staged)");
+    EXPECT_EQ(
+        std::string(error.what()),
+        "ksync::mpi::halo_memory_from_string: name = \"pinned\" is not a halo path (automatic, direct, staged, peer)");
+  }
+}
+
+// Making a matrix whose halo travels by `halo` must stop every rank with collective_error holding `text`.
+void expect_the_halo_refused(ksync::mpi::halo_memory halo, const std::string& text) {
+  const auto [rank, size] = ksync::test::world();
+  const Exec exec;
+  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
+  const ksync::row_partition partition(a.rows, size);
+  try {
+    const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
+                                                  rows_of(a, partition.begin(rank), partition.end(rank)), halo);
+    ADD_FAILURE() << "no exception for " << text;
+  } catch (const ksync::mpi::collective_error& error) {
+    EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
   }
 }
 
@@ -184,21 +200,15 @@ TEST(MpiSpmv, HaloPathsAreNamedBothWays) {
 TEST(MpiSpmv, ADirectHaloTheMpiCannotReadStopsEveryRank) {
   if (ksync::mpi::mpi_reaches<Exec::memory_space>())
     GTEST_SKIP() << "this MPI reads " << Exec::memory_space::name() << " memory: nothing to refuse";
-  const auto [rank, size] = ksync::test::world();
-  const Exec exec;
-  const matrix a = ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 6);
-  const ksync::row_partition partition(a.rows, size);
-  try {
-    const ksync::mpi::distributed_csr distributed(exec, MPI_COMM_WORLD, partition,
-                                                  rows_of(a, partition.begin(rank), partition.end(rank)),
-                                                  ksync::mpi::halo_memory::direct);
-    ADD_FAILURE() << "no exception";
-  } catch (const ksync::mpi::collective_error& error) {
-    EXPECT_NE(std::string(error.what())
-                  .find(std::string("halo = direct, but this MPI does not read ") + Exec::memory_space::name()),
-              std::string::npos)
-        << error.what();
-  }
+  expect_the_halo_refused(ksync::mpi::halo_memory::direct,
+                          std::string("halo = direct, but this MPI does not read ") + Exec::memory_space::name());
+}
+
+// The peer path is the native half's (GPU to GPU through CUDA IPC): the portable matrix refuses it on every rank,
+// on every backend, before it sends anything.
+TEST(MpiSpmv, APeerHaloStopsEveryRank) {
+  expect_the_halo_refused(ksync::mpi::halo_memory::peer,
+                          "halo = peer: the native half's path (ksync::cuda::mpi::distributed_csr)");
 }
 
 // A rank whose x has the wrong length stops every rank with its message before any rank sends.

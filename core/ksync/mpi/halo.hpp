@@ -158,10 +158,14 @@ void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
 //   staged     both buffers in pinned host memory the device reads and writes: what an MPI that cannot read
 //              device memory needs.
 //   automatic  direct where this rank's MPI reads the matrix's memory, staged otherwise.
-enum class halo_memory { automatic, direct, staged };
+//   peer       the native half only (ksync::cuda::mpi::distributed_csr), where every rank a rank exchanges with
+//              runs on its node: each GPU writes its neighbours' ghosts straight into their device memory (CUDA
+//              IPC), MPI carries zero-byte tokens that order the host calls, and no host waits for a GPU
+//              (ksync/cuda/detail/distributed/peer_halo.hpp).
+enum class halo_memory { automatic, direct, staged, peer };
 
 namespace detail {
-inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", "staged"};
+inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", "staged", "peer"};
 }  // namespace detail
 
 [[nodiscard]] constexpr std::string_view to_string(halo_memory memory) noexcept {
@@ -176,19 +180,22 @@ inline constexpr std::string_view halo_memory_names[] = {"automatic", "direct", 
 
 // Collective over comm: what `asked` resolves to on this rank. reaches() says whether this rank's MPI reads
 // and writes the matrix's memory (`memory`, its name for messages); it may throw std::invalid_argument (a bad
-// KSYNC_MPI_GPU_AWARE), which stops every rank instead of leaving them waiting. `direct` where the MPI cannot
-// read that memory, or a value that is no halo_memory, makes every rank throw collective_error.
+// KSYNC_MPI_GPU_AWARE), which stops every rank instead of leaving them waiting. `peer_refused` is empty where the
+// caller has the peer path, else why not. `direct` where the MPI cannot read that memory, `peer` where refused,
+// or a value that is no halo_memory, makes every rank throw collective_error.
 template <class Reaches>
 [[nodiscard]] halo_memory choose_halo(MPI_Comm comm, const char* where, halo_memory asked, std::string_view memory,
-                                      const Reaches& reaches) {
+                                      std::string_view peer_refused, const Reaches& reaches) {
   std::ostringstream problem;
   bool reached = false;
   if (!ksync::detail::named_in(detail::halo_memory_names, asked)) {
     problem << "halo = " << static_cast<int>(asked) << " is not a ksync::mpi::halo_memory ("
             << ksync::detail::listed(detail::halo_memory_names) << ")";
+  } else if (asked == halo_memory::peer && !peer_refused.empty()) {
+    problem << "halo = peer: " << peer_refused;
   } else {
     try {
-      reached = asked != halo_memory::staged && reaches();
+      reached = (asked == halo_memory::direct || asked == halo_memory::automatic) && reaches();
     } catch (const std::invalid_argument& error) {
       problem << error.what();
     }

@@ -34,7 +34,8 @@
 //   staged     both buffers in host memory the device reads and writes directly (Kokkos::SharedHostPinnedSpace),
 //              the ghosts then copied into x on exec: what an MPI that cannot read device memory needs.
 //   automatic  direct where the MPI reads the matrix's memory space, staged otherwise.
-// `direct` asked for where the MPI cannot read that memory is refused on every rank (collective_error).
+// `direct` asked for where the MPI cannot read that memory is refused on every rank (collective_error), and so is
+// `peer`, the native half's path (ksync/cuda/mpi/spmv.hpp).
 //
 // Each row is summed in its storage order, as ksync::spmv's row_per_thread does, so every rank's rows equal
 // the one-rank product bit for bit. Arguments are checked collectively (ksync/mpi/collective.hpp): a wrong
@@ -211,6 +212,8 @@ class distributed_csr {
   // Collective: what `asked` resolves to on this rank (choose_halo, ksync/mpi/halo.hpp).
   static halo_memory chosen_halo(MPI_Comm comm, halo_memory asked) {
     return choose_halo(comm, "ksync::mpi::distributed_csr", asked, MemorySpace::name(),
+                       "the native half's path (ksync::cuda::mpi::distributed_csr); this product's halo travels "
+                       "through MPI (automatic, direct or staged)",
                        [] { return mpi_reaches<MemorySpace>(); });
   }
 

@@ -10,7 +10,8 @@
 //       pattern and the columns renumbered locally (the rank's own, then its ghosts). `halo`
 //       (ksync::mpi::halo_memory, ksync/mpi/halo.hpp) says where the halo travels: `direct` from a device
 //       buffer and straight into x (an MPI that reads CUDA memory, ksync::mpi::reads_cuda_memory), `staged`
-//       through pinned host memory, `automatic` (the default) the first where the MPI allows it.
+//       through pinned host memory, `automatic` (the default) the first where the MPI allows it, `peer` from
+//       GPU to GPU within a node (CUDA IPC, below). With `peer`, destroying the matrix is collective too.
 //   ksync::cuda::mpi::spmv(stream, comm, a, x, y);
 //       collective: x (device memory) holds a.local_columns() values, this rank's a.owned_rows() first; the
 //       call fills the rest (the ghosts) from the other ranks and writes y (a.owned_rows() values).
@@ -24,6 +25,9 @@
 // run; where the halo was staged, copies the ghosts into x on the halo stream and makes `stream` wait for that
 // copy (an event); then enqueues the boundary rows on `stream`. It returns with those enqueued: y is complete in
 // `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or ordered before it.
+// With a peer halo the host waits for nothing: the pack writes each neighbour's ghosts into its device memory once
+// the neighbour's GPU said its last boundary rows are done, and the boundary rows wait until the neighbours' GPUs
+// said their values are in, through counters in device memory (ksync/cuda/detail/distributed/peer_halo.hpp).
 // Nothing of it waits behind a ksync::cuda::host_gate: enqueued before the messages, behind a gate the host opened
 // once they were in, the work after the exchange made the product slower (docs/multi-gpu.md, two ranks on an H100).
 //
@@ -36,6 +40,7 @@
 #include <ksync/csr.hpp>
 #include <ksync/cuda/csr_matrix.hpp>
 #include <ksync/cuda/detail/device_memory.hpp>
+#include <ksync/cuda/detail/distributed/peer_halo.hpp>
 #include <ksync/cuda/detail/distributed/rows.hpp>
 #include <ksync/cuda/device_buffer.hpp>
 #include <ksync/cuda/error.hpp>
@@ -87,7 +92,8 @@ class distributed_csr {
       problem = error.what();
     }
     ksync::mpi::check_collectively(comm, problem.empty(), where, problem);
-    halo_ = ksync::mpi::choose_halo(comm, where, halo, "CUDA device", [] { return ksync::mpi::reads_cuda_memory(); });
+    halo_ =
+        ksync::mpi::choose_halo(comm, where, halo, "CUDA device", {}, [] { return ksync::mpi::reads_cuda_memory(); });
     ksync::mpi::complete_sends(comm, partition, local.plan);  // its counts also bound each message by INT_MAX
     plan_ = std::move(local.plan);
     ksync::mpi::detail::local_failure setup;
@@ -107,6 +113,8 @@ class distributed_csr {
       setup.hold();
     }
     setup.check_everywhere(comm, where, "making the matrix's device arrays");
+    if (halo_ == halo_memory::peer && plan_.exchanges())
+      peer_ = std::make_unique<ksync::cuda::detail::distributed::peer_halo<T>>(comm, plan_, where);  // collective
   }
 
   // Over the arrays of a distributed matrix already on the current device and checked (the bridge from
@@ -132,7 +140,7 @@ class distributed_csr {
   [[nodiscard]] const matrix_type& local_matrix() const noexcept { return matrix_; }  // local column indices
   [[nodiscard]] const row_set& interior_rows() const noexcept { return interior_; }
   [[nodiscard]] const row_set& boundary_rows() const noexcept { return boundary_; }
-  // Where this rank's halo travels: direct or staged (automatic resolved when the matrix was made).
+  // Where this rank's halo travels: direct, staged or peer (automatic resolved when the matrix was made).
   [[nodiscard]] halo_memory halo() const noexcept { return halo_; }
   // The device the matrix lives on (current when it was made).
   [[nodiscard]] int device() const noexcept { return device_; }
@@ -148,6 +156,8 @@ class distributed_csr {
   [[nodiscard]] const event& x_ready() const noexcept { return *x_ready_; }
   [[nodiscard]] const event& packed() const noexcept { return *packed_; }
   [[nodiscard]] const event& ghosts_in() const noexcept { return *ghosts_in_; }
+  // The peer halo's buffer, events and tokens (halo() == peer where this rank exchanges anything; null otherwise).
+  [[nodiscard]] const ksync::cuda::detail::distributed::peer_halo<T>* peer() const noexcept { return peer_.get(); }
   // The serial of the NCCL communicator this rank's halo peers and global sums were last connected through (0:
   // none): ksync::cuda::mpi::cg's NCCL form connects them once, before anything in a solve can fail.
   [[nodiscard]] std::uint64_t nccl_connected() const noexcept { return nccl_connected_; }
@@ -214,6 +224,8 @@ class distributed_csr {
   std::unique_ptr<event> x_ready_;
   std::unique_ptr<event> packed_;
   std::unique_ptr<event> ghosts_in_;
+  // Declared after the halo stream, destroyed before it: it waits for its own pushes, which run there.
+  std::unique_ptr<ksync::cuda::detail::distributed::peer_halo<T>> peer_;
   mutable std::uint64_t nccl_connected_ = 0;  // a note kept by a const product, as the events are used
 };
 
@@ -228,6 +240,45 @@ void unless_failed(ksync::mpi::detail::local_failure& failure, Step&& step) {
     step();
   } catch (...) {
     failure.hold();
+  }
+}
+
+// The product of a matrix with a peer halo (ksync/cuda/detail/distributed/peer_halo.hpp has the steps): the host
+// waits for nothing, neither the GPU nor another rank. Where the ghosts stay where they arrived, the boundary rows
+// read the peer buffer; otherwise `stream` copies them into x first. The start tells the sources on every product,
+// also once this rank failed, since their GPUs wait for it.
+template <class T, class Index, class Offset>
+void spmv_peer_unchecked(cudaStream_t stream, const ksync::cuda::detail::distributed::peer_halo<T>& peer,
+                         cudaStream_t halo, const distributed_csr<T, Index, Offset>& a, T* x, T* y,
+                         ksync::mpi::detail::local_failure& failure,
+                         ksync::mpi::detail::ghost_destination destination) {
+  using ksync::cuda::detail::distributed::multiply_rows;
+  const halo_plan& plan = a.plan();
+  try {
+    peer.start(stream, halo);
+  } catch (...) {
+    if (!failure.failed()) failure.hold();
+  }
+  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });  // no ghost
+  try {
+    peer.push(halo, static_cast<const T*>(x), a.send_indices());  // the targets' GPUs wait for it
+  } catch (...) {
+    if (!failure.failed()) failure.hold();
+  }
+  unless_failed(failure, [&] { peer.wait_for_sources(stream); });
+  if (plan.ghosts.empty()) {
+    unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
+  } else if (destination == ksync::mpi::detail::ghost_destination::where_they_arrive) {
+    unless_failed(failure, [&] {
+      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x), peer.ghosts(), plan.owned,
+                    y);
+    });
+  } else {
+    unless_failed(failure, [&] {
+      KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, peer.ghosts(), plan.ghosts.size() * sizeof(T),
+                                       cudaMemcpyDeviceToDevice, stream));
+      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
+    });
   }
 }
 
@@ -247,6 +298,10 @@ void spmv_unchecked(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T,
     return;
   }
   const cudaStream_t halo = a.halo_stream();
+  if (const auto* peer = a.peer(); peer != nullptr) {
+    spmv_peer_unchecked(stream, *peer, halo, a, x, y, failure, destination);
+    return;
+  }
   bool pack_recorded = false;
   unless_failed(failure, [&] {
     a.x_ready().record(stream);  // x complete; the last product's boundary rows (readers of the ghosts) done

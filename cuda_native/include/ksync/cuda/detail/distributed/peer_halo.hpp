@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The peer halo of a distributed matrix (ksync::cuda::mpi::distributed_csr with halo_memory::peer): where every
+// rank a rank exchanges with runs on the same node, each rank maps the ghost buffers of the ranks it sends to
+// (CUDA IPC) and its GPU writes their ghosts there itself. The GPUs order the exchange among themselves with
+// counters in device memory: no host waits for a GPU or for another rank, and nothing passes through host memory
+// or the MPI library once the matrix is made.
+//
+// Each rank owns a device buffer for its ghosts and one of signals, one 32-bit counter a neighbour:
+//   pushed[s]  written by source s once its values for this product are in this rank's ghost buffer;
+//   free[t]    written by target t once its ghost buffer may be overwritten for this product.
+// The k-th product of the matrix (every rank makes the same products, in the same order), on each rank:
+//   1. `stream` writes k into each source's free[this rank]: every earlier reader of this rank's ghost buffer
+//      (the last product's boundary rows and ghost copy) was enqueued on `stream` before it. The halo stream waits
+//      for `stream` (an event: x complete).
+//   2. (the caller enqueues the interior rows on `stream`);
+//   3. the halo stream, per target: waits until its own free[target] reaches k, gathers the target's entries
+//      straight into the target's ghost buffer, writes k into the target's pushed[this rank];
+//   4. `stream` waits until every pushed[source] reaches k, and for its own gathers (the next work on `stream` may
+//      overwrite x).
+// A stream memory operation's write follows the earlier work of its stream and makes that work's writes visible
+// first (cuStreamWriteValue32 without CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER); a wait (cuStreamWaitValue32,
+// CU_STREAM_WAIT_VALUE_GEQ, which compares cyclically) holds the stream's later work. The counters only grow, so a
+// rank may enqueue products ahead of the others: its waits hold its GPU, not its host.
+//
+// Destroying a peer halo is collective, as making it is: each rank unmaps the buffers it wrote into and tells
+// their owners, then frees its own buffers once every rank that mapped them has said so. A rank that never says so
+// within `release_wait` leaves them allocated (a leak, reported on stderr), since CUDA leaves freeing a buffer
+// another process still maps undefined.
+#pragma once
+
+#include <ksync/cuda/detail/distributed/rows.hpp>
+#include <ksync/cuda/detail/driver_entry.hpp>
+#include <ksync/cuda/error.hpp>
+#include <ksync/cuda/runtime.hpp>  // copy_to_device_and_wait
+#include <ksync/cuda/stream.hpp>
+#include <ksync/halo.hpp>
+#include <ksync/mpi/collective.hpp>
+
+#include <mpi.h>
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace ksync::cuda::detail::distributed {
+
+template <class T>
+class peer_halo {
+ public:
+  // How long a rank's destructor waits for the ranks that mapped its buffers to unmap them.
+  static constexpr std::chrono::seconds release_wait{30};
+
+  // Collective over comm, on the current device: maps the ghost buffers and signals of the ranks `plan` (its send
+  // side complete) exchanges with. Every rank throws collective_error naming the first problem where a rank
+  // exchanges with one on another node, the driver has no stream memory operations, or CUDA refuses to export or
+  // map a buffer.
+  peer_halo(MPI_Comm comm, const halo_plan& plan, const char* where)
+      : rank_(plan.rank), sources_(plan.source_ranks), targets_(plan.target_ranks) {
+    KSYNC_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+    try {
+      connect(plan, where);
+    } catch (...) {
+      // Every rank gets here (the checks in connect are collective): each unmaps what it opened before any frees
+      // what was mapped.
+      release_mappings();
+      MPI_Barrier(comm_);
+      free_own();
+      MPI_Comm_free(&comm_);
+      throw;
+    }
+  }
+
+  peer_halo(const peer_halo&) = delete;
+  peer_halo& operator=(const peer_halo&) = delete;
+
+  ~peer_halo() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized != 0) {  // no rank can say it unmapped the buffers any more: keep them
+      release_mappings();
+      return;
+    }
+    (void)cudaEventSynchronize(gathered_->get());  // this rank's last writes into its targets' buffers are done
+    release_mappings();
+    std::vector<MPI_Request> sends;
+    std::vector<MPI_Request> receives;
+    // Every neighbour mapped this rank's signals, and sources its ghosts: each tells when it unmapped both.
+    for (const int neighbour : neighbours())
+      MPI_Isend(nullptr, 0, MPI_BYTE, neighbour, released_tag, comm_, next(sends));
+    for (const int neighbour : neighbours())
+      MPI_Irecv(nullptr, 0, MPI_BYTE, neighbour, released_tag, comm_, next(receives));
+    const auto deadline = std::chrono::steady_clock::now() + release_wait;
+    int all = 0;
+    while (MPI_Testall(static_cast<int>(receives.size()), receives.data(), &all, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
+           all == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::yield();
+    if (all != 0) {
+      free_own();
+    } else {
+      std::fprintf(stderr,
+                   "ksync::cuda::mpi::distributed_csr: rank %d keeps its peer halo buffers (%zu bytes): a rank that "
+                   "maps them did not release them within %lld s\n",
+                   rank_, ghost_count_ * sizeof(T) + neighbours().size() * sizeof(std::uint32_t),
+                   static_cast<long long>(release_wait.count()));
+      for (MPI_Request& request : receives) {
+        if (request == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&request);
+        MPI_Request_free(&request);
+      }
+    }
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+    MPI_Comm_free(&comm_);
+  }
+
+  // The rank's ghost buffer (plan.ghosts.size() values, device memory), where its sources write.
+  [[nodiscard]] const T* ghosts() const noexcept { return ghosts_; }
+
+  // Step 1: this product's number; `stream` tells the sources this rank's ghosts are free, the halo stream waits
+  // for x. Called once a product, before the others.
+  void start(cudaStream_t stream, cudaStream_t halo) const {
+    ++product_;
+    for (const std::uint32_t* free : remote_free_)
+      write(stream, free, "telling a source the ghost buffer is free");
+    x_ready_->record(stream);
+    x_ready_->make_wait(halo);
+  }
+  // Step 3: each target's entries, gathered into its ghost buffer once it is free, and the target told. Every
+  // target is told even where a wait or a gather failed (the first failure is thrown after): its GPU waits for it.
+  void push(cudaStream_t halo, const T* x, const std::int64_t* send_indices) const {
+    std::exception_ptr failed;
+    for (std::size_t t = 0; t < links_.size(); ++t) {
+      try {
+        wait(halo, signals_ + sources_.size() + t, "waiting for a target's free ghost buffer");
+        gather(halo, x, send_indices + links_[t].first, links_[t].count, links_[t].ghosts);
+      } catch (...) {
+        if (!failed) failed = std::current_exception();
+      }
+      write(halo, links_[t].pushed, "telling a target its ghosts are in");
+    }
+    if (failed) std::rethrow_exception(failed);
+    gathered_->record(halo);
+  }
+  // Step 4: `stream` waits for every source's values and for this rank's own gathers.
+  void wait_for_sources(cudaStream_t stream) const {
+    for (std::size_t s = 0; s < sources_.size(); ++s)
+      wait(stream, signals_ + s, "waiting for a source's values");
+    gathered_->make_wait(stream);
+  }
+
+ private:
+  static constexpr int handle_tag = 1;
+  static constexpr int released_tag = 3;
+
+  struct target_link {
+    void* ghosts_base = nullptr;      // the mapped buffers, for cudaIpcCloseMemHandle
+    T* ghosts = nullptr;              // where this rank's values start in the target's ghost buffer
+    std::uint32_t* pushed = nullptr;  // the target's pushed[this rank]
+    std::int64_t first = 0;           // this rank's send indices for the target: [first, first + count)
+    std::int64_t count = 0;
+  };
+  // What a rank tells each neighbour: its buffers, where the neighbour's values go (a source) and which counter is
+  // the neighbour's.
+  struct exported {
+    cudaIpcMemHandle_t ghosts;
+    cudaIpcMemHandle_t signals;
+    std::int64_t offset;  // where the source's values start in the ghost buffer (a source only)
+    std::int64_t count;
+    std::int64_t slot;  // the neighbour's counter in the signals
+  };
+
+  static MPI_Request* next(std::vector<MPI_Request>& requests) { return &requests.emplace_back(MPI_REQUEST_NULL); }
+  [[nodiscard]] std::vector<int> neighbours() const {
+    std::vector<int> all(sources_);
+    all.insert(all.end(), targets_.begin(), targets_.end());
+    return all;
+  }
+
+  void write(cudaStream_t stream, const std::uint32_t* counter, const char* what) const {
+    const CUresult status =
+        stream_write_value32()(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_,
+                               CU_STREAM_WRITE_VALUE_DEFAULT);
+    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one
+      throw_cuda_error(static_cast<cudaError_t>(status), (std::string("cuStreamWriteValue32, ") + what).c_str(),
+                       __FILE__, __LINE__);
+  }
+  void wait(cudaStream_t stream, const std::uint32_t* counter, const char* what) const {
+    const CUresult status = stream_wait_value32()(
+        reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_, CU_STREAM_WAIT_VALUE_GEQ);
+    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one
+      throw_cuda_error(static_cast<cudaError_t>(status), (std::string("cuStreamWaitValue32, ") + what).c_str(),
+                       __FILE__, __LINE__);
+  }
+
+  // Collective: makes this rank's buffers, trades handles with the neighbours, maps theirs.
+  void connect(const halo_plan& plan, const char* where) {
+    ksync::mpi::detail::local_failure setup;
+    std::vector<exported> to_sources(sources_.size());
+    std::vector<exported> to_targets(targets_.size());
+    try {
+      check_same_node(where);
+      ksync::detail::check_argument(stream_wait_value32() != nullptr && stream_write_value32() != nullptr, where,
+                                    "halo = peer, but the CUDA driver offers no stream memory operations "
+                                    "(cuStreamWaitValue32, cuStreamWriteValue32)");
+      ghost_count_ = plan.ghosts.size();
+      // IPC maps cudaMalloc's memory only. The counters are 0 before any neighbour can map them.
+      void* memory = nullptr;
+      const std::vector<std::uint32_t> zeros(neighbours().size(), 0);
+      KSYNC_CUDA_CHECK(cudaMalloc(&memory, zeros.size() * sizeof(std::uint32_t)));
+      signals_ = static_cast<std::uint32_t*>(memory);
+      copy_to_device_and_wait(signals_, zeros.data(), zeros.size() * sizeof(std::uint32_t));
+      if (ghost_count_ > 0) {
+        KSYNC_CUDA_CHECK(cudaMalloc(&memory, ghost_count_ * sizeof(T)));
+        ghosts_ = static_cast<T*>(memory);
+      }
+      x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
+      gathered_ = std::make_unique<event>(cudaEventDisableTiming);
+      cudaIpcMemHandle_t ghosts{};
+      cudaIpcMemHandle_t signals{};
+      if (ghosts_ != nullptr) KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&ghosts, ghosts_));
+      KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&signals, signals_));
+      for (std::size_t s = 0; s < sources_.size(); ++s)
+        to_sources[s] = {ghosts, signals, plan.source_offsets[s], plan.source_offsets[s + 1] - plan.source_offsets[s],
+                         static_cast<std::int64_t>(s)};
+      for (std::size_t t = 0; t < targets_.size(); ++t)
+        to_targets[t] = {ghosts, signals, 0, 0, static_cast<std::int64_t>(sources_.size() + t)};
+    } catch (...) {
+      setup.hold();
+    }
+    setup.check_everywhere(comm_, where, "making the peer halo's buffers");
+    // The handles travel as bytes: every rank posts all of its receives and sends, then waits. A rank that is both
+    // a source and a target of another sends it two messages, which arrive in order.
+    std::vector<exported> from_targets(targets_.size());
+    std::vector<exported> from_sources(sources_.size());
+    std::vector<MPI_Request> requests;
+    for (std::size_t t = 0; t < targets_.size(); ++t)
+      KSYNC_MPI_CHECK(
+          MPI_Irecv(&from_targets[t], sizeof(exported), MPI_BYTE, targets_[t], handle_tag, comm_, next(requests)));
+    for (std::size_t s = 0; s < sources_.size(); ++s)
+      KSYNC_MPI_CHECK(
+          MPI_Irecv(&from_sources[s], sizeof(exported), MPI_BYTE, sources_[s], handle_tag + 1, comm_, next(requests)));
+    for (std::size_t s = 0; s < sources_.size(); ++s)
+      KSYNC_MPI_CHECK(
+          MPI_Isend(&to_sources[s], sizeof(exported), MPI_BYTE, sources_[s], handle_tag, comm_, next(requests)));
+    for (std::size_t t = 0; t < targets_.size(); ++t)
+      KSYNC_MPI_CHECK(
+          MPI_Isend(&to_targets[t], sizeof(exported), MPI_BYTE, targets_[t], handle_tag + 1, comm_, next(requests)));
+    KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    try {
+      for (std::size_t t = 0; t < targets_.size(); ++t) {
+        const std::int64_t count = plan.target_offsets[t + 1] - plan.target_offsets[t];
+        ksync::detail::check_argument(from_targets[t].count == count, where, "rank ", targets_[t], " expects ",
+                                      from_targets[t].count, " values from rank ", rank_, ", which sends ", count);
+        target_link& link = links_.emplace_back();
+        link.first = plan.target_offsets[t];
+        link.count = count;
+        KSYNC_CUDA_CHECK(
+            cudaIpcOpenMemHandle(&link.ghosts_base, from_targets[t].ghosts, cudaIpcMemLazyEnablePeerAccess));
+        link.ghosts = static_cast<T*>(link.ghosts_base) + from_targets[t].offset;
+        link.pushed =
+            static_cast<std::uint32_t*>(open_signals(targets_[t], from_targets[t].signals)) + from_targets[t].slot;
+      }
+      for (std::size_t s = 0; s < sources_.size(); ++s)
+        remote_free_.push_back(static_cast<std::uint32_t*>(open_signals(sources_[s], from_sources[s].signals)) +
+                               from_sources[s].slot);
+    } catch (...) {
+      setup.hold();
+    }
+    setup.check_everywhere(comm_, where, "mapping the neighbours' peer halo buffers (CUDA IPC)");
+  }
+
+  // A neighbour's signals, mapped once even where it is both a source and a target (a handle opened twice in one
+  // process returns the same mapping and counts it twice).
+  void* open_signals(int neighbour, const cudaIpcMemHandle_t& handle) {
+    for (const auto& [rank, base] : signals_mapped_)
+      if (rank == neighbour) return base;
+    void* base = nullptr;
+    KSYNC_CUDA_CHECK(cudaIpcOpenMemHandle(&base, handle, cudaIpcMemLazyEnablePeerAccess));
+    signals_mapped_.emplace_back(neighbour, base);
+    return base;
+  }
+
+  // Throws std::invalid_argument naming the first rank this one exchanges with that runs on another node.
+  void check_same_node(const char* where) const {
+    MPI_Comm node = MPI_COMM_NULL;
+    KSYNC_MPI_CHECK(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MPI_Group all = MPI_GROUP_NULL;
+    MPI_Group here = MPI_GROUP_NULL;
+    MPI_Comm_group(comm_, &all);
+    MPI_Comm_group(node, &here);
+    std::vector<int> ranks = neighbours();
+    std::vector<int> on_node(ranks.size());
+    MPI_Group_translate_ranks(all, static_cast<int>(ranks.size()), ranks.data(), here, on_node.data());
+    MPI_Group_free(&here);
+    MPI_Group_free(&all);
+    MPI_Comm_free(&node);
+    for (std::size_t k = 0; k < ranks.size(); ++k)
+      ksync::detail::check_argument(on_node[k] != MPI_UNDEFINED, where, "halo = peer, but rank ", rank_,
+                                    " exchanges with rank ", ranks[k],
+                                    ", which runs on another node (CUDA IPC maps memory within a node)");
+  }
+
+  void release_mappings() noexcept {
+    for (const target_link& link : links_)
+      if (link.ghosts_base != nullptr) (void)cudaIpcCloseMemHandle(link.ghosts_base);
+    links_.clear();
+    for (const auto& [rank, base] : signals_mapped_)
+      (void)cudaIpcCloseMemHandle(base);
+    signals_mapped_.clear();
+    remote_free_.clear();
+  }
+  void free_own() noexcept {
+    if (ghosts_ != nullptr) (void)cudaFree(ghosts_);
+    if (signals_ != nullptr) (void)cudaFree(signals_);
+    ghosts_ = nullptr;
+    signals_ = nullptr;
+  }
+
+  int rank_;
+  std::vector<int> sources_;       // the ranks that write into this rank's ghosts (plan.source_ranks)
+  std::vector<int> targets_;       // the ranks whose ghosts this rank writes (plan.target_ranks)
+  MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: the handles and the release travel apart from the caller's messages
+  std::size_t ghost_count_ = 0;
+  T* ghosts_ = nullptr;               // cudaMalloc'd, as IPC needs
+  std::uint32_t* signals_ = nullptr;  // pushed[source]..., then free[target]...
+  std::unique_ptr<event> x_ready_;    // on `stream`: x complete, for the gathers
+  std::unique_ptr<event> gathered_;   // on the halo stream: this rank's gathers done
+  std::vector<target_link> links_;
+  std::vector<std::uint32_t*> remote_free_;  // each source's free[this rank]
+  std::vector<std::pair<int, void*>> signals_mapped_;
+  mutable std::uint32_t product_ = 0;  // the number of the last product started
+};
+
+}  // namespace ksync::cuda::detail::distributed
