@@ -3,7 +3,7 @@
 // ksync_mpi_bench — ksync::mpi::cg on the ranks mpiexec starts, and where an iteration's time goes:
 //
 //   mpiexec -n 2 ksync_mpi_bench [--sizes=256,1024] [--iterations=100] [--repetitions=7] [--halo=automatic]
-//                                [--weak] [--json=FILE] [--smoke]
+//                                [--native-halo=PATH] [--weak] [--json=FILE] [--smoke]
 //
 // Not a Google Benchmark suite: each call here is collective, so every rank must make the same number of them,
 // which this program fixes instead of letting each rank's timer decide. For each m, the 2-D Poisson matrix on
@@ -26,8 +26,8 @@
 //                              ksync::cuda_mpi); `native cg nccl` (the NCCL form, scalars on the GPUs) where every
 //                              rank has a GPU of its own and the build has NCCL
 // product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
-// --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged); the report names
-// the path rank 0 took.
+// --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged), --native-halo the same
+// for the native rows (default: --halo's; `peer` is theirs alone); the report names the paths rank 0 took.
 // Rank 0 prints a Markdown table; --json writes the same rows for tools. Ranks sharing one GPU (or one CPU)
 // show the overhead of splitting, not a speed-up: docs/multi-gpu.md says how to read them.
 #include "mpi_kokkos_cg.hpp"
@@ -47,7 +47,6 @@
 #include <ksync/cuda/node/nccl.hpp>
 #include <ksync/cuda/runtime.hpp>
 
-#include <optional>
 #include <utility>
 #endif
 
@@ -58,6 +57,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -73,6 +73,7 @@ struct settings {
   int iterations = 100;
   int repetitions = 7;
   ksync::mpi::halo_memory halo = ksync::mpi::halo_memory::automatic;
+  std::optional<ksync::mpi::halo_memory> native_halo;  // --halo's where not given
   bool weak = false;
   std::string json;
 };
@@ -97,14 +98,16 @@ settings parse(int argc, char** argv) {
       s.repetitions = std::stoi(value("--repetitions="));
     } else if (arg.starts_with("--halo=")) {
       s.halo = ksync::mpi::halo_memory_from_string(value("--halo="));
+    } else if (arg.starts_with("--native-halo=")) {
+      s.native_halo = ksync::mpi::halo_memory_from_string(value("--native-halo="));
     } else if (arg == "--weak") {
       s.weak = true;
     } else if (arg.starts_with("--json=")) {
       s.json = value("--json=");
     } else {
-      throw std::invalid_argument(
-          "ksync_mpi_bench: unknown argument '" + std::string(arg) +
-          "' (--sizes=a,b,... --iterations=N --repetitions=N --halo=PATH --weak --json=FILE --smoke)");
+      throw std::invalid_argument("ksync_mpi_bench: unknown argument '" + std::string(arg) +
+                                  "' (--sizes=a,b,... --iterations=N --repetitions=N --halo=PATH --native-halo=PATH "
+                                  "--weak --json=FILE --smoke)");
     }
   }
   if (s.sizes.empty() || s.iterations < 1 || s.repetitions < 1)
@@ -142,13 +145,17 @@ struct row {
 // The NCCL communicator of the form whose scalars stay on the GPUs, made by main where every rank has a GPU of its
 // own (NCCL takes one a rank) and the build has NCCL; null otherwise (then that row is left out).
 ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
+// Where the native matrix's halo travelled (rank 0's, for the report).
+std::optional<ksync::mpi::halo_memory> native_path;
 
 // The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
 void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
                     const ksync::host_csr_matrix<double, std::int32_t>& mine, const ksync::row_partition& partition,
                     std::vector<row>& rows) {
   const cudaStream_t stream = exec.cuda_stream();
-  const ksync::cuda::mpi::distributed_csr<double, std::int32_t> a(MPI_COMM_WORLD, partition, mine, s.halo);
+  const ksync::cuda::mpi::distributed_csr<double, std::int32_t> a(MPI_COMM_WORLD, partition, mine,
+                                                                  s.native_halo.value_or(s.halo));
+  native_path = a.halo();
   const std::int64_t n = a.owned_rows();
   Kokkos::View<double*> x("ksync::bench::mpi::native_x", a.local_columns());
   Kokkos::View<double*> y("ksync::bench::mpi::native_y", n);
@@ -320,11 +327,17 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
                 find(rows, m, "exchange"), find(rows, m, "allreduce"),
                 parts > 0 ? find(rows, m, "product") / parts : 0.0);
   }
+  std::string native_halo = "none";
+#if KSYNC_MPI_BENCH_NATIVE
+  if (native_path) native_halo = ksync::mpi::to_string(*native_path);
+#endif
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(
-        "\nThe native half (ksync::cuda::mpi), µs (cg nccl: the form whose scalars stay on the GPUs, 0 where not "
-        "run):\n\n| m | cg classic | cg pipelined | cg nccl | product | interior | boundary | product / (interior + "
-        "boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "\nThe native half (ksync::cuda::mpi), halo %s, µs (cg nccl: the form whose scalars stay on the GPUs, 0 where "
+        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | product | interior | boundary | product / (interior "
+        "+ "
+        "boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        native_halo.c_str());
     for (const std::int64_t m : s.sizes) {
       const double parts = find(rows, m, "native interior") + find(rows, m, "native boundary");
       std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
@@ -337,8 +350,8 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   std::ofstream out(s.json);
   out << "{\n  \"ranks\": " << ranks << ",\n  \"backend\": \"" << exec_t::name() << "\",\n  \"halo\": \""
       << ksync::mpi::to_string(path) << "\",\n  \"halo_asked\": \"" << ksync::mpi::to_string(s.halo)
-      << "\",\n  \"scaling\": \"" << (s.weak ? "weak" : "strong") << "\",\n  \"iterations\": " << s.iterations
-      << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
+      << "\",\n  \"native_halo\": \"" << native_halo << "\",\n  \"scaling\": \"" << (s.weak ? "weak" : "strong")
+      << "\",\n  \"iterations\": " << s.iterations << ",\n  \"repetitions\": " << s.repetitions << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i)
     out << R"(    {"m": )" << rows[i].m << R"(, "name": ")" << rows[i].name << R"(", "microseconds": )" << rows[i].us
         << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
