@@ -7,6 +7,7 @@
 // allows; bad input on one rank stops every rank. Without a GPU every test skips.
 #include "../support/sparse.hpp"
 #include "gpu_ranks.hpp"
+#include "native_ranks.hpp"
 #include "solve_checks.hpp"
 #include "world.hpp"
 
@@ -39,118 +40,7 @@
 
 namespace {
 
-using matrix = ksync::host_csr_matrix<double, std::int32_t>;
-using distributed = ksync::cuda::mpi::distributed_csr<double, std::int32_t>;
-using ksync::rows_of;
-using ksync::mpi::halo_memory;
-using ksync::test::sparse_family;
-
-// Makes GPU (node-local rank mod the visible GPUs) current; false where no GPU is visible.
-bool take_a_gpu() {
-  const int visible = ksync::cuda::visible_device_count();
-  if (visible == 0) return false;
-  EXPECT_EQ(cudaSetDevice(ksync::mpi::local_rank(MPI_COMM_WORLD) % visible), cudaSuccess);
-  return true;
-}
-
-#define KSYNC_NEEDS_A_GPU() \
-  if (!take_a_gpu()) GTEST_SKIP() << "ksync-skip: needs a CUDA GPU (the ranks may share one)"
-
-// The whole matrix on this rank's GPU, for the one-GPU references.
-struct whole_matrix {
-  ksync::cuda::device_buffer<std::int32_t> offsets, columns;
-  ksync::cuda::device_buffer<double> values;
-  ksync::cuda::csr_matrix<double, std::int32_t> a;
-  whole_matrix(cudaStream_t stream, const matrix& host)
-      : offsets(host.row_offsets),
-        columns(host.columns),
-        values(host.values),
-        a(stream, host.rows, host.cols, host.nnz(), offsets.data(), columns.data(), values.data()) {}
-};
-
-// The halo paths this MPI allows: staged and peer always (the test's ranks share a node), direct where it reads
-// CUDA memory.
-std::vector<halo_memory> halo_paths() {
-  std::vector<halo_memory> paths{halo_memory::staged, halo_memory::peer};
-  if (ksync::mpi::reads_cuda_memory()) paths.push_back(halo_memory::direct);
-  return paths;
-}
-
-// The first i < count where `differs(i)`, or count: a check that reports instead of returning early, since a rank
-// that left a test here would leave the others waiting in the next collective.
-template <class Differs>
-std::int64_t first_where(std::int64_t count, const Differs& differs) {
-  for (std::int64_t i = 0; i < count; ++i)
-    if (differs(i)) return i;
-  return count;
-}
-
-// A global x of n entries, another for each round.
-std::vector<double> global_x(std::int64_t n, int round) {
-  std::vector<double> x(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j)
-    x[j] = static_cast<double>((j * 7 + std::int64_t{round} * 3) % 13) - 6.0 + 0.125 * static_cast<double>(j % 5);
-  return x;
-}
-
-// This rank's block of rows of a matrix, on its GPU, with b = 1 and x = 0 on its rows.
-struct rank_block {
-  matrix a;
-  ksync::row_partition partition;
-  std::int64_t first;
-  distributed part;
-  ksync::cuda::device_buffer<double> b;
-  ksync::cuda::device_buffer<double> x;
-
-  explicit rank_block(matrix whole, halo_memory halo = halo_memory::automatic)
-      : a(std::move(whole)),
-        partition(a.rows, ksync::mpi::size_of(MPI_COMM_WORLD)),
-        first(partition.begin(ksync::mpi::rank_of(MPI_COMM_WORLD))),
-        part(MPI_COMM_WORLD, partition, rows_of(a, first, first + partition.size(ksync::mpi::rank_of(MPI_COMM_WORLD))),
-             halo),
-        b(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 1.0)),
-        x(std::vector<double>(static_cast<std::size_t>(part.owned_rows()), 0.0)) {}
-
-  // x's local columns on the device: this rank's entries of x_global, NaN for the ghosts.
-  [[nodiscard]] ksync::cuda::device_buffer<double> local_x(const std::vector<double>& x_global) const {
-    std::vector<double> local(static_cast<std::size_t>(part.local_columns()), std::numeric_limits<double>::quiet_NaN());
-    std::copy_n(x_global.begin() + first, part.owned_rows(), local.begin());
-    return ksync::cuda::device_buffer<double>(local);
-  }
-
-  // Reports the first of this rank's rows in y that differs from the one-GPU ksync::cuda::spmv (row_per_thread) of
-  // x_global.
-  void expect_the_one_gpu_rows(cudaStream_t stream, const ksync::cuda::device_buffer<double>& y,
-                               const std::vector<double>& x_global, const std::string& where) const {
-    const whole_matrix whole(stream, a);
-    const ksync::cuda::device_buffer<double> x_all(x_global);
-    const ksync::cuda::device_buffer<double> y_all(static_cast<std::size_t>(a.rows));
-    ksync::cuda::spmv(stream, whole.a, static_cast<const double*>(x_all.data()), y_all.data(),
-                      ksync::spmv_strategy::row_per_thread);
-    EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    const auto y_host = y.to_host();
-    const auto expected = y_all.to_host();
-    const std::int64_t owned = part.owned_rows();
-    EXPECT_EQ(first_where(owned, [&](std::int64_t i) { return y_host[i] != expected[first + i]; }), owned)
-        << where << ": the first row that differs";
-  }
-};
-
-// call() must make every rank throw collective_error whose message holds `text`.
-template <class Call>
-void expect_refused(const Call& call, const std::string& text) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception for " << text;
-  } catch (const ksync::mpi::collective_error& error) {
-    EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
-  }
-}
-
-std::string rank_text() {
-  const auto [rank, size] = ksync::test::world();
-  return "rank " + std::to_string(rank) + " of " + std::to_string(size);
-}
+using namespace ksync::test::native_ranks;
 
 TEST(MpiNativeSpmv, EveryRankGivesTheOneGpuRowsBitForBit) {
   KSYNC_NEEDS_A_GPU();
@@ -237,39 +127,6 @@ TEST(MpiNativeSpmv, ProductsThatAlternateTheGhostDestinationGiveTheOneGpuRows) {
   }
 }
 
-// Products enqueued back to back on one stream, the host never waiting for the GPU between them: one x overwritten
-// on the stream before each product, a y for each. Every y must be its own x's rows: a product whose pack read x
-// before the overwrite, or whose pushes overwrote a neighbour's ghosts before that neighbour's last boundary rows
-// read them, gives another round's rows.
-TEST(MpiNativeSpmv, ProductsEnqueuedBackToBackEachReadTheirOwnX) {
-  KSYNC_NEEDS_A_GPU();
-  const ksync::cuda::stream stream;
-  constexpr int rounds = 6;
-  for (const halo_memory halo : halo_paths()) {
-    const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 40), halo);
-    const std::int64_t owned = block.part.owned_rows();
-    std::vector<std::vector<double>> x_globals;
-    std::vector<ksync::cuda::device_buffer<double>> x_rounds;
-    std::vector<ksync::cuda::device_buffer<double>> ys;
-    for (int round = 0; round < rounds; ++round) {
-      x_globals.push_back(global_x(block.a.cols, round));
-      x_rounds.push_back(block.local_x(x_globals.back()));
-      ys.emplace_back(static_cast<std::size_t>(owned));
-    }
-    const ksync::cuda::device_buffer<double> x(static_cast<std::size_t>(block.part.local_columns()));
-    for (int round = 0; round < rounds; ++round) {
-      ASSERT_EQ(cudaMemcpyAsync(x.data(), x_rounds[round].data(), static_cast<std::size_t>(owned) * sizeof(double),
-                                cudaMemcpyDeviceToDevice, stream.get()),
-                cudaSuccess);
-      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), ys[round].data());
-    }
-    for (int round = 0; round < rounds; ++round)
-      block.expect_the_one_gpu_rows(
-          stream.get(), ys[round], x_globals[round],
-          "halo " + std::string(ksync::mpi::to_string(halo)) + ", " + rank_text() + ", round " + std::to_string(round));
-  }
-}
-
 // A null or host x on one rank, or rows that do not match the partition, stop every rank with the message
 // before any rank sends; so does a direct halo the MPI cannot read.
 TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
@@ -301,49 +158,6 @@ TEST(MpiNativeSpmv, BadArgumentsOnOneRankStopEveryRank) {
   if (!ksync::mpi::reads_cuda_memory()) {
     expect_refused([&] { const rank_block direct(block.a, halo_memory::direct); },
                    "halo = direct, but this MPI does not read CUDA device memory");
-  }
-}
-
-// A rank whose own CUDA call fails in the product (ksync::cuda::fail_cuda_call_after: the 4th checked call, past
-// the argument checks' three; with a peer halo each later one in turn, until the failure falls past the product)
-// still sends and receives its halo, then throws what it caught: the other ranks' products return (with a peer
-// halo their GPUs wait for its counters), and the next product on every rank gives the one-GPU rows bit for bit.
-TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
-  KSYNC_NEEDS_A_GPU();
-  const ksync::cuda::stream stream;
-  for (const halo_memory halo : {halo_memory::staged, halo_memory::peer}) {
-    const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9), halo);
-    const bool faulty = block.partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD)) == block.a.rows;  // the last rank
-    const bool every_call = block.part.peer() != nullptr;  // a peer halo that exchanges (two ranks or more)
-    const std::vector<double> x_global = global_x(block.a.cols, 0);
-    const auto x = block.local_x(x_global);
-    const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
-    int failed_calls = 0;
-    for (int call = 4; call < 64; ++call) {
-      const std::string where =
-          "halo " + std::string(ksync::mpi::to_string(halo)) + ", call " + std::to_string(call) + ", " + rank_text();
-      if (faulty) ksync::cuda::fail_cuda_call_after(call);
-      int threw = 0;
-      try {
-        ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
-      } catch (const ksync::cuda::cuda_error& error) {
-        threw = 1;
-        EXPECT_NE(std::string(error.what()).find("cudaErrorLaunchFailure"), std::string::npos) << error.what();
-      }
-      ksync::cuda::fail_cuda_call_after(0);
-      if (!faulty) {
-        EXPECT_EQ(threw, 0) << where;
-      }
-      MPI_Allreduce(MPI_IN_PLACE, &threw, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
-      block.expect_the_one_gpu_rows(stream.get(), y, x_global, "the product after the failure, " + where);
-      if (threw == 0) break;  // the failure fell past the product: each of its checked calls failed once
-      ++failed_calls;
-      if (!every_call) break;
-    }
-    // A peer product checks at least 8 calls past the arguments: x's event and the halo stream's wait on it, the
-    // interior rows, a gather, its event, the wait on it, the ghosts' copy, the boundary rows.
-    EXPECT_GE(failed_calls, every_call ? 8 : 1) << rank_text();
   }
 }
 

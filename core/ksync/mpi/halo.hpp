@@ -160,8 +160,8 @@ void exchange(MPI_Comm comm, const halo_plan& plan, std::span<T> x) {
 //   automatic  direct where this rank's MPI reads the matrix's memory, staged otherwise.
 //   peer       the native half only (ksync::cuda::mpi::distributed_csr), where every rank a rank exchanges with
 //              runs on its node: each GPU writes its neighbours' ghosts straight into their device memory (CUDA
-//              IPC), MPI carries zero-byte tokens that order the host calls, and no host waits for a GPU
-//              (ksync/cuda/detail/distributed/peer_halo.hpp).
+//              IPC), counters in device memory order the GPUs, and no host waits for a GPU or another rank
+//              (ksync/cuda/detail/distributed/peer_halo.hpp). Asked on every rank or on none.
 enum class halo_memory { automatic, direct, staged, peer };
 
 namespace detail {
@@ -204,6 +204,8 @@ template <class Reaches>
               << " memory (ksync::mpi::reads_cuda_memory; KSYNC_MPI_GPU_AWARE=1 if it does)";
   }
   check_collectively(comm, problem.tellp() == 0, where, problem.str());
+  // The peer halo is made collectively: a rank that asks for it where another does not would wait for that one.
+  detail::check_same_everywhere(comm, where, "halo == peer (1: yes)", asked == halo_memory::peer ? 1 : 0);
   if (asked == halo_memory::automatic) return reached ? halo_memory::direct : halo_memory::staged;
   return asked;
 }

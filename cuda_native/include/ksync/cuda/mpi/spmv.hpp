@@ -113,8 +113,8 @@ class distributed_csr {
       setup.hold();
     }
     setup.check_everywhere(comm, where, "making the matrix's device arrays");
-    if (halo_ == halo_memory::peer && plan_.exchanges())
-      peer_ = std::make_unique<ksync::cuda::detail::distributed::peer_halo<T>>(comm, plan_, where);  // collective
+    if (halo_ == halo_memory::peer)  // collective: choose_halo gave peer on every rank or on none
+      peer_ = std::make_unique<ksync::cuda::detail::distributed::peer_halo<T>>(comm, plan_, where);
   }
 
   // Over the arrays of a distributed matrix already on the current device and checked (the bridge from
@@ -156,7 +156,7 @@ class distributed_csr {
   [[nodiscard]] const event& x_ready() const noexcept { return *x_ready_; }
   [[nodiscard]] const event& packed() const noexcept { return *packed_; }
   [[nodiscard]] const event& ghosts_in() const noexcept { return *ghosts_in_; }
-  // The peer halo's buffer, events and tokens (halo() == peer where this rank exchanges anything; null otherwise).
+  // The peer halo's buffers, counters and events (null unless halo() == peer).
   [[nodiscard]] const ksync::cuda::detail::distributed::peer_halo<T>* peer() const noexcept { return peer_.get(); }
   // The serial of the NCCL communicator this rank's halo peers and global sums were last connected through (0:
   // none): ksync::cuda::mpi::cg's NCCL form connects them once, before anything in a solve can fail.
@@ -420,7 +420,8 @@ void check_product_arguments(const char* where, MPI_Comm comm, const distributed
 }  // namespace detail
 
 // Collective over comm: y = A x for this rank's rows, x's ghosts filled on the way (see the top of the file).
-// Asynchronous on `stream` for y (the host waits for the pack and the messages, not for the rows).
+// Asynchronous on `stream` for y (staged and direct: the host waits for the pack and the messages, not for the rows;
+// peer: the host waits for nothing).
 template <class T, class Index, class Offset>
 void spmv(cudaStream_t stream, MPI_Comm comm, const distributed_csr<T, Index, Offset>& a, T* x, T* y) {
   detail::check_product_arguments("ksync::cuda::mpi::spmv", comm, a, static_cast<const T*>(x),

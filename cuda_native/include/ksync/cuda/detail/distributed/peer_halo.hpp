@@ -47,6 +47,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <thread>
 #include <utility>
@@ -86,11 +87,22 @@ class peer_halo {
   ~peer_halo() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (finalized != 0) {  // no rank can say it unmapped the buffers any more: keep them
-      release_mappings();
+    if (finalized != 0) return;  // no rank can say it unmapped anything any more: all is kept until the process ends
+    // This rank's last writes into its targets' buffers must be done before it unmaps them. They wait for the
+    // targets' counters: where a target made fewer products, they never run, and everything is kept instead.
+    const auto deadline = std::chrono::steady_clock::now() + release_wait;
+    cudaError_t pushes = cudaEventQuery(gathered_->get());
+    while (pushes == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+      pushes = cudaEventQuery(gathered_->get());
+    }
+    if (pushes == cudaErrorNotReady) {
+      std::fprintf(stderr,
+                   "ksync::cuda::mpi::distributed_csr: rank %d keeps its peer halo (buffers and mappings): its last "
+                   "product still waits for a neighbour after %lld s (did every rank make the same products?)\n",
+                   rank_, static_cast<long long>(release_wait.count()));
       return;
     }
-    (void)cudaEventSynchronize(gathered_->get());  // this rank's last writes into its targets' buffers are done
     release_mappings();
     std::vector<MPI_Request> sends;
     std::vector<MPI_Request> receives;
@@ -99,7 +111,6 @@ class peer_halo {
       MPI_Isend(nullptr, 0, MPI_BYTE, neighbour, released_tag, comm_, next(sends));
     for (const int neighbour : neighbours())
       MPI_Irecv(nullptr, 0, MPI_BYTE, neighbour, released_tag, comm_, next(receives));
-    const auto deadline = std::chrono::steady_clock::now() + release_wait;
     int all = 0;
     while (MPI_Testall(static_cast<int>(receives.size()), receives.data(), &all, MPI_STATUSES_IGNORE) == MPI_SUCCESS &&
            all == 0 && std::chrono::steady_clock::now() < deadline)
@@ -126,39 +137,48 @@ class peer_halo {
   [[nodiscard]] const T* ghosts() const noexcept { return ghosts_; }
 
   // Step 1: this product's number; `stream` tells the sources this rank's ghosts are free, the halo stream waits
-  // for x. Called once a product, before the others.
+  // for x. Called once a product, before the others. Every source is told even where a step failed (the first
+  // failure is thrown after): its GPU waits for it.
   void start(cudaStream_t stream, cudaStream_t halo) const {
     ++product_;
+    std::exception_ptr failed;
     for (const std::uint32_t* free : remote_free_)
-      write(stream, free, "telling a source the ghost buffer is free");
-    x_ready_->record(stream);
-    x_ready_->make_wait(halo);
+      keep_first(failed, [&] { stream_value(stream_write_value32(), stream, free, "cuStreamWriteValue32 (free)"); });
+    keep_first(failed, [&] {
+      x_ready_->record(stream);
+      x_ready_->make_wait(halo);
+    });
+    if (failed) std::rethrow_exception(failed);
   }
   // Step 3: each target's entries, gathered into its ghost buffer once it is free, and the target told. Every
   // target is told even where a wait or a gather failed (the first failure is thrown after): its GPU waits for it.
   void push(cudaStream_t halo, const T* x, const std::int64_t* send_indices) const {
     std::exception_ptr failed;
     for (std::size_t t = 0; t < links_.size(); ++t) {
-      try {
-        wait(halo, signals_ + sources_.size() + t, "waiting for a target's free ghost buffer");
+      keep_first(failed, [&] {
+        stream_value(stream_wait_value32(), halo, signals_ + sources_.size() + t, "cuStreamWaitValue32 (free)");
         gather(halo, x, send_indices + links_[t].first, links_[t].count, links_[t].ghosts);
-      } catch (...) {
-        if (!failed) failed = std::current_exception();
-      }
-      write(halo, links_[t].pushed, "telling a target its ghosts are in");
+      });
+      keep_first(failed, [&] {
+        stream_value(stream_write_value32(), halo, links_[t].pushed, "cuStreamWriteValue32 (pushed)");
+      });
     }
+    keep_first(failed, [&] { gathered_->record(halo); });  // also after a failure: the destructor waits for it
     if (failed) std::rethrow_exception(failed);
-    gathered_->record(halo);
   }
   // Step 4: `stream` waits for every source's values and for this rank's own gathers.
   void wait_for_sources(cudaStream_t stream) const {
     for (std::size_t s = 0; s < sources_.size(); ++s)
-      wait(stream, signals_ + s, "waiting for a source's values");
+      stream_value(stream_wait_value32(), stream, signals_ + s, "cuStreamWaitValue32 (pushed)");
     gathered_->make_wait(stream);
   }
 
  private:
-  static constexpr int handle_tag = 1;
+  // The messages of the matrix's making and destruction (none travels per product): what a rank tells its sources,
+  // what it tells its targets (a rank that is both to another sends it one of each, told apart by the tag), and
+  // that it unmapped its neighbours' buffers.
+  static constexpr int to_source_tag = 1;
+  static constexpr int to_target_tag = 2;
   static constexpr int released_tag = 3;
 
   struct target_link {
@@ -185,20 +205,27 @@ class peer_halo {
     return all;
   }
 
-  void write(cudaStream_t stream, const std::uint32_t* counter, const char* what) const {
-    const CUresult status =
-        stream_write_value32()(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_,
-                               CU_STREAM_WRITE_VALUE_DEFAULT);
-    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one
-      throw_cuda_error(static_cast<cudaError_t>(status), (std::string("cuStreamWriteValue32, ") + what).c_str(),
-                       __FILE__, __LINE__);
+  template <class Step>
+  static void keep_first(std::exception_ptr& failed, const Step& step) {
+    try {
+      step();
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
   }
-  void wait(cudaStream_t stream, const std::uint32_t* counter, const char* what) const {
-    const CUresult status = stream_wait_value32()(
-        reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_, CU_STREAM_WAIT_VALUE_GEQ);
-    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one
-      throw_cuda_error(static_cast<cudaError_t>(status), (std::string("cuStreamWaitValue32, ") + what).c_str(),
-                       __FILE__, __LINE__);
+  // A stream memory operation on `counter` with this product's number: the write (cuStreamWriteValue32, which makes
+  // the stream's earlier writes visible first) or the wait (cuStreamWaitValue32 until the counter reaches it,
+  // compared cyclically). Not counted by ksync::cuda::fail_cuda_call_after: a neighbour's GPU waits for each write.
+  void stream_value(stream_value_function operation, cudaStream_t stream, const std::uint32_t* counter,
+                    const char* call, std::source_location at = std::source_location::current()) const {
+    const unsigned int flags = operation == stream_write_value32() ? unsigned{CU_STREAM_WRITE_VALUE_DEFAULT}
+                                                                   : unsigned{CU_STREAM_WAIT_VALUE_GEQ};
+    const CUresult status =
+        operation(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_, flags);
+    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one; the number is kept
+      throw_cuda_error(static_cast<cudaError_t>(status),
+                       (std::string(call) + " (CUresult " + std::to_string(status) + ")").c_str(), at.file_name(),
+                       static_cast<int>(at.line()));
   }
 
   // Collective: makes this rank's buffers, trades handles with the neighbours, maps theirs.
@@ -237,23 +264,22 @@ class peer_halo {
       setup.hold();
     }
     setup.check_everywhere(comm_, where, "making the peer halo's buffers");
-    // The handles travel as bytes: every rank posts all of its receives and sends, then waits. A rank that is both
-    // a source and a target of another sends it two messages, which arrive in order.
+    // The handles travel as bytes: every rank posts all of its receives and sends, then waits.
     std::vector<exported> from_targets(targets_.size());
     std::vector<exported> from_sources(sources_.size());
     std::vector<MPI_Request> requests;
     for (std::size_t t = 0; t < targets_.size(); ++t)
       KSYNC_MPI_CHECK(
-          MPI_Irecv(&from_targets[t], sizeof(exported), MPI_BYTE, targets_[t], handle_tag, comm_, next(requests)));
+          MPI_Irecv(&from_targets[t], sizeof(exported), MPI_BYTE, targets_[t], to_source_tag, comm_, next(requests)));
     for (std::size_t s = 0; s < sources_.size(); ++s)
       KSYNC_MPI_CHECK(
-          MPI_Irecv(&from_sources[s], sizeof(exported), MPI_BYTE, sources_[s], handle_tag + 1, comm_, next(requests)));
+          MPI_Irecv(&from_sources[s], sizeof(exported), MPI_BYTE, sources_[s], to_target_tag, comm_, next(requests)));
     for (std::size_t s = 0; s < sources_.size(); ++s)
       KSYNC_MPI_CHECK(
-          MPI_Isend(&to_sources[s], sizeof(exported), MPI_BYTE, sources_[s], handle_tag, comm_, next(requests)));
+          MPI_Isend(&to_sources[s], sizeof(exported), MPI_BYTE, sources_[s], to_source_tag, comm_, next(requests)));
     for (std::size_t t = 0; t < targets_.size(); ++t)
       KSYNC_MPI_CHECK(
-          MPI_Isend(&to_targets[t], sizeof(exported), MPI_BYTE, targets_[t], handle_tag + 1, comm_, next(requests)));
+          MPI_Isend(&to_targets[t], sizeof(exported), MPI_BYTE, targets_[t], to_target_tag, comm_, next(requests)));
     KSYNC_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
     try {
       for (std::size_t t = 0; t < targets_.size(); ++t) {
