@@ -240,11 +240,14 @@ class peer_halo {
                                     "(cuStreamWaitValue32, cuStreamWriteValue32)");
       ghost_count_ = plan.ghosts.size();
       // IPC maps cudaMalloc's memory only. The counters are 0 before any neighbour can map them.
+      // A rank that exchanges nothing (one rank, or an empty block) takes part in the collective steps only.
       void* memory = nullptr;
       const std::vector<std::uint32_t> zeros(neighbours().size(), 0);
-      KSYNC_CUDA_CHECK(cudaMalloc(&memory, zeros.size() * sizeof(std::uint32_t)));
-      signals_ = static_cast<std::uint32_t*>(memory);
-      copy_to_device_and_wait(signals_, zeros.data(), zeros.size() * sizeof(std::uint32_t));
+      if (!zeros.empty()) {
+        KSYNC_CUDA_CHECK(cudaMalloc(&memory, zeros.size() * sizeof(std::uint32_t)));
+        signals_ = static_cast<std::uint32_t*>(memory);
+        copy_to_device_and_wait(signals_, zeros.data(), zeros.size() * sizeof(std::uint32_t));
+      }
       if (ghost_count_ > 0) {
         KSYNC_CUDA_CHECK(cudaMalloc(&memory, ghost_count_ * sizeof(T)));
         ghosts_ = static_cast<T*>(memory);
@@ -254,7 +257,7 @@ class peer_halo {
       cudaIpcMemHandle_t ghosts{};
       cudaIpcMemHandle_t signals{};
       if (ghosts_ != nullptr) KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&ghosts, ghosts_));
-      KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&signals, signals_));
+      if (signals_ != nullptr) KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&signals, signals_));
       for (std::size_t s = 0; s < sources_.size(); ++s)
         to_sources[s] = {ghosts, signals, plan.source_offsets[s], plan.source_offsets[s + 1] - plan.source_offsets[s],
                          static_cast<std::int64_t>(s)};
