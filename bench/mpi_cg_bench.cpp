@@ -27,7 +27,8 @@
 //                              rank has a GPU of its own and the build has NCCL
 // product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
 // --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged), --native-halo the same
-// for the native rows (default: --halo's; `peer` is theirs alone); the report names the paths rank 0 took.
+// for the native rows (default: --halo's; `peer` is theirs alone); the report names the paths rank 0 took
+// ("peer (graphs)" where its peer products were launched as captured graphs).
 // Rank 0 prints a Markdown table; --json writes the same rows for tools. Ranks sharing one GPU (or one CPU)
 // show the overhead of splitting, not a speed-up: docs/multi-gpu.md says how to read them.
 #include "mpi_kokkos_cg.hpp"
@@ -145,8 +146,9 @@ struct row {
 // The NCCL communicator of the form whose scalars stay on the GPUs, made by main where every rank has a GPU of its
 // own (NCCL takes one a rank) and the build has NCCL; null otherwise (then that row is left out).
 ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
-// Where the native matrix's halo travelled (rank 0's, for the report).
+// Where the native matrix's halo travelled (rank 0's, for the report), and whether its peer products were graphs.
 std::optional<ksync::mpi::halo_memory> native_path;
+bool native_graphs = false;
 
 // The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
 void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
@@ -200,6 +202,7 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
                       ksync::cuda::detail::distributed::multiply_rows(stream, a.local_matrix(), set,
                                                                       static_cast<const double*>(x.data()), y.data());
                     })});
+  native_graphs = a.peer() != nullptr && a.peer()->launched_graphs();
 }
 #endif
 
@@ -329,7 +332,7 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   }
   std::string native_halo = "none";
 #if KSYNC_MPI_BENCH_NATIVE
-  if (native_path) native_halo = ksync::mpi::to_string(*native_path);
+  if (native_path) native_halo = std::string(ksync::mpi::to_string(*native_path)) + (native_graphs ? " (graphs)" : "");
 #endif
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(

@@ -27,7 +27,10 @@
 // `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or ordered before it.
 // With a peer halo the host waits for nothing: the pack writes each neighbour's ghosts into its device memory once
 // the neighbour's GPU said its last boundary rows are done, and the boundary rows wait until the neighbours' GPUs
-// said their values are in, through counters in device memory (ksync/cuda/detail/distributed/peer_halo.hpp).
+// said their values are in, through counters in device memory (ksync/cuda/detail/distributed/peer_halo.hpp);
+// and since each product's counter values repeat every other product, its steps are captured once into a CUDA
+// graph (per pair of vectors x and y, place the boundary rows read the ghosts from, value and stream priority) and
+// launched with one call from then on.
 // Nothing of it waits behind a ksync::cuda::host_gate: enqueued before the messages, behind a gate the host opened
 // once they were in, the work after the exchange made the product slower (docs/multi-gpu.md, two ranks on an H100).
 //
@@ -243,43 +246,75 @@ void unless_failed(ksync::mpi::detail::local_failure& failure, Step&& step) {
   }
 }
 
+// The boundary rows of a product with a peer halo, once `stream` waited for the sources: where the ghosts stay
+// where they arrived, they read the peer buffer; otherwise `stream` copies them into x first.
+template <class T, class Index, class Offset>
+void peer_boundary_rows(cudaStream_t stream, const ksync::cuda::detail::distributed::peer_halo<T>& peer,
+                        const distributed_csr<T, Index, Offset>& a, T* x, T* y,
+                        ksync::mpi::detail::ghost_destination destination) {
+  using ksync::cuda::detail::distributed::multiply_rows;
+  const halo_plan& plan = a.plan();
+  if (plan.ghosts.empty()) {
+    multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
+  } else if (destination == ksync::mpi::detail::ghost_destination::where_they_arrive) {
+    multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x), peer.ghosts(), plan.owned, y);
+  } else {
+    KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, peer.ghosts(), plan.ghosts.size() * sizeof(T),
+                                     cudaMemcpyDeviceToDevice, stream));
+    multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
+  }
+}
+
 // The product of a matrix with a peer halo (ksync/cuda/detail/distributed/peer_halo.hpp has the steps): the host
-// waits for nothing, neither the GPU nor another rank. Where the ghosts stay where they arrived, the boundary rows
-// read the peer buffer; otherwise `stream` copies them into x first. The start tells the sources on every product,
-// also once this rank failed, since their GPUs wait for it.
+// waits for nothing, neither the GPU nor another rank. The product is one launch of a graph captured the first time
+// for these vectors, this value and this stream's priority (unless the driver refuses to capture it); where this
+// rank failed before (or fails to capture or launch it), the steps are taken one by one, each tried on its own: the
+// start, the pushes and the waits also once this rank failed, since the neighbours' GPUs wait for the first two and
+// the next product's counter writes must follow the last.
 template <class T, class Index, class Offset>
 void spmv_peer_unchecked(cudaStream_t stream, const ksync::cuda::detail::distributed::peer_halo<T>& peer,
                          cudaStream_t halo, const distributed_csr<T, Index, Offset>& a, T* x, T* y,
                          ksync::mpi::detail::local_failure& failure,
                          ksync::mpi::detail::ghost_destination destination) {
   using ksync::cuda::detail::distributed::multiply_rows;
-  const halo_plan& plan = a.plan();
+  const std::uint32_t value = peer.next_value();
+  if (!failure.failed() && peer.launches_graphs()) {
+    try {
+      int priority = 0;
+      KSYNC_CUDA_CHECK(cudaStreamGetPriority(stream, &priority));
+      const bool launched = peer.launch_captured(
+          stream, {.x = x, .y = y, .ghosts = destination, .priority = priority}, value,
+          [&](cudaStream_t main, cudaStream_t branch) {
+            peer.start(main, branch, value);
+            multiply_rows(main, a.local_matrix(), a.interior_rows(), x, y);  // no ghost
+            peer.push(branch, static_cast<const T*>(x), a.send_indices(), value, /*in_capture=*/true);
+            peer.wait_for_sources(main, value);
+            peer_boundary_rows(main, peer, a, x, y, destination);
+          });
+      if (launched) return;
+    } catch (...) {
+      failure.hold();  // nothing of this product was launched: the steps below still tell the neighbours
+    }
+  }
+  // Once a graph has run, the halo's steps go on `stream` too (peer_halo.hpp says why).
+  const cudaStream_t halo_steps = peer.launched_graphs() ? stream : halo;
   try {
-    peer.start(stream, halo);
+    peer.start(stream, halo_steps, value);
   } catch (...) {
     if (!failure.failed()) failure.hold();
   }
-  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });  // no ghost
+  unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.interior_rows(), x, y); });
   try {
-    peer.push(halo, static_cast<const T*>(x), a.send_indices());  // the targets' GPUs wait for it
+    peer.push(halo_steps, static_cast<const T*>(x), a.send_indices(), value, /*in_capture=*/false);
   } catch (...) {
     if (!failure.failed()) failure.hold();
   }
-  unless_failed(failure, [&] { peer.wait_for_sources(stream); });
-  if (plan.ghosts.empty()) {
-    unless_failed(failure, [&] { multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y); });
-  } else if (destination == ksync::mpi::detail::ghost_destination::where_they_arrive) {
-    unless_failed(failure, [&] {
-      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), static_cast<const T*>(x), peer.ghosts(), plan.owned,
-                    y);
-    });
-  } else {
-    unless_failed(failure, [&] {
-      KSYNC_CUDA_CHECK(cudaMemcpyAsync(x + plan.owned, peer.ghosts(), plan.ghosts.size() * sizeof(T),
-                                       cudaMemcpyDeviceToDevice, stream));
-      multiply_rows(stream, a.local_matrix(), a.boundary_rows(), x, y);
-    });
+  try {
+    peer.wait_for_sources(stream, value);  // the next product's counter writes follow it, also after a failure
+  } catch (...) {
+    if (!failure.failed()) failure.hold();
   }
+  unless_failed(failure, [&] { peer_boundary_rows(stream, peer, a, x, y, destination); });
 }
 
 // The product without its collective checks, for callers that checked the same arguments once (the solver

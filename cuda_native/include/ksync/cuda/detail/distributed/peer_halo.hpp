@@ -9,19 +9,32 @@
 // Each rank owns a device buffer for its ghosts and one of signals, one 32-bit counter a neighbour:
 //   pushed[s]  written by source s once its values for this product are in this rank's ghost buffer;
 //   free[t]    written by target t once its ghost buffer may be overwritten for this product.
-// The k-th product of the matrix (every rank makes the same products, in the same order), on each rank:
-//   1. `stream` writes k into each source's free[this rank]: every earlier reader of this rank's ghost buffer
+// Every rank makes the same products, in the same order; the first, third, ... carry the value v = 1, the second,
+// fourth, ... v = 2. On each rank:
+//   1. `stream` writes v into each source's free[this rank]: every earlier reader of this rank's ghost buffer
 //      (the last product's boundary rows and ghost copy) was enqueued on `stream` before it. The halo stream waits
 //      for `stream` (an event: x complete).
 //   2. (the caller enqueues the interior rows on `stream`);
-//   3. the halo stream, per target: waits until its own free[target] reaches k, gathers the target's entries
-//      straight into the target's ghost buffer, writes k into the target's pushed[this rank];
-//   4. `stream` waits until every pushed[source] reaches k, and for its own gathers (the next work on `stream` may
-//      overwrite x).
+//   3. the halo stream, per target: waits until its own free[target] equals v, gathers the target's entries
+//      straight into the target's ghost buffer, writes v into the target's pushed[this rank];
+//   4. `stream` waits for its own gathers (the next work on `stream` may overwrite x), then until every
+//      pushed[source] equals v.
 // A stream memory operation's write follows the earlier work of its stream and makes that work's writes visible
 // first (cuStreamWriteValue32 without CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER); a wait (cuStreamWaitValue32,
-// CU_STREAM_WAIT_VALUE_GEQ, which compares cyclically) holds the stream's later work. The counters only grow, so a
-// rank may enqueue products ahead of the others: its waits hold its GPU, not its host.
+// CU_STREAM_WAIT_VALUE_EQ) holds the stream's later work. Two values suffice: a counter is written again only
+// after its reader saw the last value (a rank writes free for product k + 1 behind its wait for pushed of product
+// k, which its source wrote behind its wait for free of product k; and the other way round), and each reader
+// waits for the products' values in order on one stream, so it never meets a value two products old. A rank may
+// therefore enqueue products ahead of the others: its waits hold its GPU, not its host.
+//
+// Since each value is the same every other product, a product is captured once into a CUDA graph (for each pair
+// of vectors, each value and each priority of the caller's stream) and launched from then on: one call from the
+// host where the steps above take a dozen (launch_captured), unless the driver refuses to capture them. A product
+// after a failure takes the steps one by one instead, each tried on its own, so that every counter a neighbour
+// waits for is written and every wait that orders the next product's writes is enqueued; once a graph has run, the
+// halo's steps then go on `stream` too, so that every counter's values are still awaited in order on one stream
+// (on the halo stream they would follow the last graph only through an event, and an event call that failed could
+// let a wait meet a value two products old).
 //
 // Destroying a peer halo is collective, as making it is: each rank unmaps the buffers it wrote into and tells
 // their owners, then frees its own buffers once every rank that mapped them has said so. A rank that never says so
@@ -31,16 +44,20 @@
 
 #include <ksync/cuda/detail/distributed/rows.hpp>
 #include <ksync/cuda/detail/driver_entry.hpp>
+#include <ksync/cuda/detail/graph_capture.hpp>
 #include <ksync/cuda/error.hpp>
 #include <ksync/cuda/runtime.hpp>  // copy_to_device_and_wait
 #include <ksync/cuda/stream.hpp>
 #include <ksync/halo.hpp>
 #include <ksync/mpi/collective.hpp>
+#include <ksync/mpi/halo.hpp>  // ghost_destination
 
 #include <mpi.h>
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -91,10 +108,10 @@ class peer_halo {
     // This rank's last writes into its targets' buffers must be done before it unmaps them. They wait for the
     // targets' counters: where a target made fewer products, they never run, and everything is kept instead.
     const auto deadline = std::chrono::steady_clock::now() + release_wait;
-    cudaError_t pushes = cudaEventQuery(gathered_->get());
+    cudaError_t pushes = cudaEventQuery(pushes_done_->get());
     while (pushes == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
-      pushes = cudaEventQuery(gathered_->get());
+      pushes = cudaEventQuery(pushes_done_->get());
     }
     if (pushes == cudaErrorNotReady) {
       std::fprintf(stderr,
@@ -103,6 +120,9 @@ class peer_halo {
                    rank_, static_cast<long long>(release_wait.count()));
       return;
     }
+    for (captured_product& captured : captured_)  // a graph in flight is freed once it completes
+      for (cudaGraphExec_t& graph : captured.graphs)
+        destroy_graph(graph);
     release_mappings();
     std::vector<MPI_Request> sends;
     std::vector<MPI_Request> receives;
@@ -136,14 +156,64 @@ class peer_halo {
   // The rank's ghost buffer (plan.ghosts.size() values, device memory), where its sources write.
   [[nodiscard]] const T* ghosts() const noexcept { return ghosts_; }
 
-  // Step 1: this product's number; `stream` tells the sources this rank's ghosts are free, the halo stream waits
-  // for x. Called once a product, before the others. Every source is told even where a step failed (the first
-  // failure is thrown after): its GPU waits for it.
-  void start(cudaStream_t stream, cudaStream_t halo) const {
-    ++product_;
+  // The value of the next product (1, 2, 1, ...): called once a product, before its steps.
+  [[nodiscard]] std::uint32_t next_value() const noexcept {
+    last_value_ = last_value_ == 1 ? 2 : 1;
+    return last_value_;
+  }
+
+  // What a captured product reads and writes besides the matrix's own arrays, and the priority its rows run at: its
+  // graphs are kept for each key.
+  struct product_key {
+    const void* x = nullptr;
+    const void* y = nullptr;
+    ksync::mpi::detail::ghost_destination ghosts = ksync::mpi::detail::ghost_destination::x;
+    int priority = 0;  // the caller's stream's: the graph's row nodes keep it (its halo nodes run at the highest)
+    friend bool operator==(const product_key&, const product_key&) = default;
+  };
+  // Launches on `stream` the product of `key` and `value`, captured the first time from enqueue(main, branch), which
+  // enqueues steps 1 to 4 and the rows with `value` on a capture stream `main` (at key.priority) and a second one,
+  // `branch` (at the device's highest priority, for the halo). Returns false, having launched nothing, where the
+  // driver refuses to capture or instantiate it; launches_graphs() is false from then on. Any other failure is
+  // thrown, having launched nothing. The caller then takes the steps one by one.
+  template <class Enqueue>
+  [[nodiscard]] bool launch_captured(cudaStream_t stream, const product_key& key, std::uint32_t value,
+                                     const Enqueue& enqueue) const {
+    const auto found = std::ranges::find(captured_, key, &captured_product::key);
+    captured_product* entry = nullptr;
+    if (found != captured_.end()) {
+      std::rotate(found, found + 1, captured_.end());  // the key used last goes last, the least used first
+      entry = &captured_.back();
+    }
+    cudaGraphExec_t graph = entry != nullptr ? entry->graphs[value - 1] : nullptr;
+    if (graph == nullptr) {
+      graph = capture(key.priority, enqueue);
+      if (graph == nullptr) {
+        launches_graphs_ = false;
+        return false;
+      }
+      if (entry == nullptr) {  // a key is dropped only for a graph that was made
+        if (captured_.size() == max_captured) {
+          for (cudaGraphExec_t& dropped : captured_.front().graphs)
+            destroy_graph(dropped);
+          captured_.erase(captured_.begin());
+        }
+        entry = &captured_.emplace_back(captured_product{.key = key});
+      }
+      entry->graphs[value - 1] = graph;
+    }
+    KSYNC_CUDA_CHECK(cudaGraphLaunch(graph, stream));
+    launched_graphs_ = true;
+    return true;
+  }
+
+  // Step 1: `stream` tells the sources this rank's ghosts are free, the halo stream waits for x. Every source is
+  // told even where a step failed (the first failure is thrown after): its GPU waits for it.
+  void start(cudaStream_t stream, cudaStream_t halo, std::uint32_t value) const {
     std::exception_ptr failed;
     for (const std::uint32_t* free : remote_free_)
-      keep_first(failed, [&] { stream_value(stream_write_value32(), stream, free, "cuStreamWriteValue32 (free)"); });
+      keep_first(failed,
+                 [&] { stream_value(stream_write_value32(), stream, free, value, "cuStreamWriteValue32 (free)"); });
     keep_first(failed, [&] {
       x_ready_->record(stream);
       x_ready_->make_wait(halo);
@@ -152,26 +222,48 @@ class peer_halo {
   }
   // Step 3: each target's entries, gathered into its ghost buffer once it is free, and the target told. Every
   // target is told even where a wait or a gather failed (the first failure is thrown after): its GPU waits for it.
-  void push(cudaStream_t halo, const T* x, const std::int64_t* send_indices) const {
+  // Where this step is being captured (`in_capture`), the destructor's event is recorded as a node of the graph.
+  void push(cudaStream_t halo, const T* x, const std::int64_t* send_indices, std::uint32_t value,
+            bool in_capture) const {
     std::exception_ptr failed;
     for (std::size_t t = 0; t < links_.size(); ++t) {
       keep_first(failed, [&] {
-        stream_value(stream_wait_value32(), halo, signals_ + sources_.size() + t, "cuStreamWaitValue32 (free)");
+        stream_value(stream_wait_value32(), halo, signals_ + sources_.size() + t, value, "cuStreamWaitValue32 (free)");
         gather(halo, x, send_indices + links_[t].first, links_[t].count, links_[t].ghosts);
       });
       keep_first(failed, [&] {
-        stream_value(stream_write_value32(), halo, links_[t].pushed, "cuStreamWriteValue32 (pushed)");
+        stream_value(stream_write_value32(), halo, links_[t].pushed, value, "cuStreamWriteValue32 (pushed)");
       });
     }
-    keep_first(failed, [&] { gathered_->record(halo); });  // also after a failure: the destructor waits for it
+    // Also after a failure, the destructor waits for it. Where the free wait failed to enqueue, the pushed write is
+    // still made (a target that never sees it waits forever), though it may then land before the target saw the last
+    // value: only a driver that refuses a stream memory operation it took before gets there.
+    keep_first(failed, [&] {
+      KSYNC_CUDA_CHECK(cudaEventRecordWithFlags(pushes_done_->get(), halo,
+                                                in_capture ? cudaEventRecordExternal : cudaEventRecordDefault));
+    });
+    keep_first(failed, [&] { gathered_->record(halo); });
     if (failed) std::rethrow_exception(failed);
   }
-  // Step 4: `stream` waits for every source's values and for this rank's own gathers.
-  void wait_for_sources(cudaStream_t stream) const {
+  // Step 4: `stream` waits for this rank's own gathers, then for every source's values. Also where this rank failed
+  // (each wait tried on its own, the first failure thrown after): the next product's free counters are written
+  // behind these waits, which is what lets two values tell the products apart. Own gathers first: a graph whose
+  // branches CUDA runs one after the other, in any order their dependencies allow, still pushes before it waits.
+  void wait_for_sources(cudaStream_t stream, std::uint32_t value) const {
+    std::exception_ptr failed;
+    keep_first(failed, [&] { gathered_->make_wait(stream); });
     for (std::size_t s = 0; s < sources_.size(); ++s)
-      stream_value(stream_wait_value32(), stream, signals_ + s, "cuStreamWaitValue32 (pushed)");
-    gathered_->make_wait(stream);
+      keep_first(failed, [&] {
+        stream_value(stream_wait_value32(), stream, signals_ + s, value, "cuStreamWaitValue32 (pushed)");
+      });
+    if (failed) std::rethrow_exception(failed);
   }
+
+  // Whether products are launched as graphs: false once the driver refused to capture one (each product then takes
+  // its steps on the streams).
+  [[nodiscard]] bool launches_graphs() const noexcept { return launches_graphs_; }
+  // Whether a graph of this halo has been launched: the steps taken one by one then go on the caller's stream alone.
+  [[nodiscard]] bool launched_graphs() const noexcept { return launched_graphs_; }
 
  private:
   // The messages of the matrix's making and destruction (none travels per product): what a rank tells its sources,
@@ -180,6 +272,13 @@ class peer_halo {
   static constexpr int to_source_tag = 1;
   static constexpr int to_target_tag = 2;
   static constexpr int released_tag = 3;
+  // The pairs of vectors whose products stay captured (the solver's products use one or two).
+  static constexpr std::size_t max_captured = 4;
+
+  struct captured_product {
+    product_key key;
+    std::array<cudaGraphExec_t, 2> graphs{};  // for the values 1 and 2
+  };
 
   struct target_link {
     void* ghosts_base = nullptr;      // the mapped buffers, for cudaIpcCloseMemHandle
@@ -213,15 +312,16 @@ class peer_halo {
       if (!failed) failed = std::current_exception();
     }
   }
-  // A stream memory operation on `counter` with this product's number: the write (cuStreamWriteValue32, which makes
-  // the stream's earlier writes visible first) or the wait (cuStreamWaitValue32 until the counter reaches it,
-  // compared cyclically). Not counted by ksync::cuda::fail_cuda_call_after: a neighbour's GPU waits for each write.
-  void stream_value(stream_value_function operation, cudaStream_t stream, const std::uint32_t* counter,
-                    const char* call, std::source_location at = std::source_location::current()) const {
+  // A stream memory operation on `counter` with the product's value: the write (cuStreamWriteValue32, which makes
+  // the stream's earlier writes visible first) or the wait (cuStreamWaitValue32 until the counter equals it). Not
+  // counted by ksync::cuda::fail_cuda_call_after: a neighbour's GPU waits for each write.
+  static void stream_value(stream_value_function operation, cudaStream_t stream, const std::uint32_t* counter,
+                           std::uint32_t value, const char* call,
+                           std::source_location at = std::source_location::current()) {
     const unsigned int flags = operation == stream_write_value32() ? unsigned{CU_STREAM_WRITE_VALUE_DEFAULT}
-                                                                   : unsigned{CU_STREAM_WAIT_VALUE_GEQ};
+                                                                   : unsigned{CU_STREAM_WAIT_VALUE_EQ};
     const CUresult status =
-        operation(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), product_, flags);
+        operation(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), value, flags);
     if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one; the number is kept
       throw_cuda_error(static_cast<cudaError_t>(status),
                        (std::string(call) + " (CUresult " + std::to_string(status) + ")").c_str(), at.file_name(),
@@ -254,6 +354,7 @@ class peer_halo {
       }
       x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
       gathered_ = std::make_unique<event>(cudaEventDisableTiming);
+      pushes_done_ = std::make_unique<event>(cudaEventDisableTiming);
       cudaIpcMemHandle_t ghosts{};
       cudaIpcMemHandle_t signals{};
       if (ghosts_ != nullptr) KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&ghosts, ghosts_));
@@ -305,6 +406,26 @@ class peer_halo {
       setup.hold();
     }
     setup.check_everywhere(comm_, where, "mapping the neighbours' peer halo buffers (CUDA IPC)");
+  }
+
+  // One product's graph, captured from enqueue(main, branch) (launch_captured); null where the driver refuses to
+  // capture or instantiate it.
+  template <class Enqueue>
+  [[nodiscard]] cudaGraphExec_t capture(int priority, const Enqueue& enqueue) const {
+    int least = 0;
+    int greatest = 0;
+    KSYNC_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    const ksync::cuda::stream branch(greatest);
+    try {
+      return capture_graph([&](cudaStream_t main) { enqueue(main, branch.get()); },
+                           cudaGraphInstantiateFlagUseNodePriority, priority);
+    } catch (const cuda_error& error) {
+      const cudaError_t code = error.code();
+      if (code == cudaErrorNotSupported || code == cudaErrorStreamCaptureUnsupported ||
+          code == cudaErrorStreamCaptureInvalidated)
+        return nullptr;
+      throw;
+    }
   }
 
   // A neighbour's signals, mapped once even where it is both a source and a target (a handle opened twice in one
@@ -359,14 +480,18 @@ class peer_halo {
   std::vector<int> targets_;       // the ranks whose ghosts this rank writes (plan.target_ranks)
   MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: the handles and the release travel apart from the caller's messages
   std::size_t ghost_count_ = 0;
-  T* ghosts_ = nullptr;               // cudaMalloc'd, as IPC needs
-  std::uint32_t* signals_ = nullptr;  // pushed[source]..., then free[target]...
-  std::unique_ptr<event> x_ready_;    // on `stream`: x complete, for the gathers
-  std::unique_ptr<event> gathered_;   // on the halo stream: this rank's gathers done
+  T* ghosts_ = nullptr;                 // cudaMalloc'd, as IPC needs
+  std::uint32_t* signals_ = nullptr;    // pushed[source]..., then free[target]...
+  std::unique_ptr<event> x_ready_;      // on `stream`: x complete, for the gathers
+  std::unique_ptr<event> gathered_;     // on the halo stream: this rank's gathers done (the product's join)
+  std::unique_ptr<event> pushes_done_;  // the last product's pushes done, for the destructor (never recorded: done)
   std::vector<target_link> links_;
   std::vector<std::uint32_t*> remote_free_;  // each source's free[this rank]
   std::vector<std::pair<int, void*>> signals_mapped_;
-  mutable std::uint32_t product_ = 0;  // the number of the last product started
+  mutable bool launches_graphs_ = true;   // false once the driver refused a capture
+  mutable bool launched_graphs_ = false;  // a graph has been launched
+  mutable std::uint32_t last_value_ = 2;  // the last product's value: the first is 1 (the counters start at 0)
+  mutable std::vector<captured_product> captured_;  // oldest first
 };
 
 }  // namespace ksync::cuda::detail::distributed
