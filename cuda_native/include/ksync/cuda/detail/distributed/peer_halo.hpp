@@ -322,10 +322,11 @@ class peer_halo {
                                                                    : unsigned{CU_STREAM_WAIT_VALUE_EQ};
     const CUresult status =
         operation(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(counter), value, flags);
-    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one; the number is kept
-      throw_cuda_error(static_cast<cudaError_t>(status),
-                       (std::string(call) + " (CUresult " + std::to_string(status) + ")").c_str(), at.file_name(),
-                       static_cast<int>(at.line()));
+    if (status != CUDA_SUCCESS)  // the driver's codes are the runtime's where both have one; its own name is kept
+      throw_cuda_error(
+          static_cast<cudaError_t>(status),
+          (std::string(call) + " (" + driver_error_name(status) + ", CUresult " + std::to_string(status) + ")").c_str(),
+          at.file_name(), static_cast<int>(at.line()));
   }
 
   // Collective: makes this rank's buffers, trades handles with the neighbours, maps theirs.
