@@ -12,6 +12,8 @@
 // rank but at the ends (weak scaling: the same block on every rank); per row below the slowest rank's median over the
 // repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
+//   cg classic, no exchange    the classic solve on each rank's diagonal block (the other ranks' columns left out):
+//                              the same rows, kernels and global sums, no halo exchange
 //   kokkos cg                  the same with the CG a Kokkos application writes without ksync (bench/mpi_kokkos_cg.hpp:
 //                              the halo through Kokkos' host mirrors, pageable on a GPU, then every row; each dot a
 //                              parallel_reduce to the host and a blocking MPI_Allreduce)
@@ -20,12 +22,14 @@
 //   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
 //                              MPI_Waitall, and the ghosts' copy into x where they were staged
 //   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
-//   native cg classic, native cg pipelined, native cg nccl, native product, native interior, native boundary
+//   native cg classic, native cg pipelined, native cg nccl, native cg classic, no exchange, native product, native
+//   interior, native boundary
 //                              the same with ksync::cuda::mpi::cg and ksync::cuda::mpi::spmv (the native half, on
 //                              the Kokkos instance's CUDA stream), where the build has it (Kokkos on CUDA and
 //                              ksync::cuda_mpi); `native cg nccl` (the NCCL form, scalars on the GPUs) where every
 //                              rank has a GPU of its own and the build has NCCL
-// product / (interior + boundary) is what the exchange adds where it is not hidden (1.0: hidden entirely).
+// product / (interior + boundary) is what the exchange adds to a product where it is not hidden, and cg classic /
+// no exchange what it adds to an iteration (1.0: hidden entirely).
 // --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged), --native-halo the same
 // for the native rows (default: --halo's; `peer` is theirs alone); the report names the paths rank 0 took
 // ("peer (graphs)" where its peer products were launched as captured graphs).
@@ -116,6 +120,25 @@ settings parse(int argc, char** argv) {
   return s;
 }
 
+// This rank's rows (global columns) with every column another rank owns left out: the diagonal block, on which a
+// distributed solve does the same local work and global sums as on the whole rows, and exchanges nothing. Still
+// symmetric positive definite where the whole matrix is (a principal submatrix), so CG runs every iteration.
+ksync::host_csr_matrix<double, std::int32_t> own_columns(const ksync::host_csr_matrix<double, std::int32_t>& mine,
+                                                         std::int64_t begin, std::int64_t end) {
+  ksync::host_csr_matrix<double, std::int32_t> block;
+  block.rows = mine.rows;
+  block.cols = mine.cols;
+  for (std::int64_t i = 0; i < mine.rows; ++i) {
+    for (std::int32_t k = mine.row_offsets[i]; k < mine.row_offsets[i + 1]; ++k) {
+      if (mine.columns[k] < begin || mine.columns[k] >= end) continue;
+      block.columns.push_back(mine.columns[k]);
+      block.values.push_back(mine.values[k]);
+    }
+    block.row_offsets.push_back(static_cast<std::int32_t>(block.columns.size()));
+  }
+  return block;
+}
+
 // The slowest rank's median of `repetitions` timed calls of step (after one untimed call), µs.
 template <class Step>
 double slowest_median_us(const exec_t& exec, int repetitions, const Step& step) {
@@ -136,6 +159,26 @@ double slowest_median_us(const exec_t& exec, int repetitions, const Step& step) 
   return slowest;
 }
 
+// ksync::mpi::cg's µs an iteration on `a` with `recurrence`: x from 0, a tolerance never met, so that every solve
+// runs all its iterations.
+template <class Matrix>
+double iteration_us(const exec_t& exec, const settings& s, const Matrix& a, const Kokkos::View<double*>& b,
+                    ksync::cg_recurrence recurrence) {
+  ksync::cg_options options;
+  options.tolerance = std::numeric_limits<double>::min();
+  options.max_iterations = s.iterations;
+  options.recurrence = recurrence;
+  const Kokkos::View<double*> solution("ksync::bench::mpi::solution", a.owned_rows());
+  const double us = slowest_median_us(exec, s.repetitions, [&] {
+    Kokkos::deep_copy(exec, solution, 0.0);
+    const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, solution, options);
+    if (result.iterations != s.iterations)
+      throw std::runtime_error("ksync_mpi_bench: the solve stopped after " + std::to_string(result.iterations) +
+                               " iterations, not " + std::to_string(s.iterations));
+  });
+  return us / s.iterations;
+}
+
 struct row {
   std::int64_t m;
   std::string name;
@@ -150,6 +193,26 @@ ksync::cuda::node::nccl_communicator* bench_nccl = nullptr;
 std::optional<ksync::mpi::halo_memory> native_path;
 bool native_graphs = false;
 
+// ksync::cuda::mpi::cg's µs an iteration on `a`, as iteration_us, on the CUDA stream of `exec`.
+double native_iteration_us(const exec_t& exec, const settings& s,
+                           const ksync::cuda::mpi::distributed_csr<double, std::int32_t>& a,
+                           const Kokkos::View<double*>& b, ksync::cg_recurrence recurrence) {
+  ksync::cg_options options;
+  options.tolerance = std::numeric_limits<double>::min();
+  options.max_iterations = s.iterations;
+  options.recurrence = recurrence;
+  const Kokkos::View<double*> x("ksync::bench::mpi::native_solution", a.local_columns());
+  const double us = slowest_median_us(exec, s.repetitions, [&] {
+    Kokkos::deep_copy(exec, x, 0.0);
+    const ksync::cg_result result =
+        ksync::cuda::mpi::cg(exec.cuda_stream(), MPI_COMM_WORLD, a, b.data(), x.data(), options);
+    if (result.iterations != s.iterations)
+      throw std::runtime_error("ksync_mpi_bench: the native solve stopped after " + std::to_string(result.iterations) +
+                               " iterations, not " + std::to_string(s.iterations));
+  });
+  return us / s.iterations;
+}
+
 // The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
 void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
                     const ksync::host_csr_matrix<double, std::int32_t>& mine, const ksync::row_partition& partition,
@@ -163,20 +226,17 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
   Kokkos::View<double*> y("ksync::bench::mpi::native_y", n);
   Kokkos::View<double*> b("ksync::bench::mpi::native_b", n);
   Kokkos::deep_copy(exec, b, 1.0);
-  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
-    ksync::cg_options options;
-    options.tolerance = std::numeric_limits<double>::min();  // never met, as above
-    options.max_iterations = s.iterations;
-    options.recurrence = recurrence;
-    const double us = slowest_median_us(exec, s.repetitions, [&] {
-      Kokkos::deep_copy(exec, x, 0.0);
-      const ksync::cg_result result = ksync::cuda::mpi::cg(stream, MPI_COMM_WORLD, a, b.data(), x.data(), options);
-      if (result.iterations != s.iterations)
-        throw std::runtime_error("ksync_mpi_bench: the native solve stopped after " +
-                                 std::to_string(result.iterations) + " iterations, not " +
-                                 std::to_string(s.iterations));
-    });
-    rows.push_back({m, "native cg " + std::string(ksync::to_string(recurrence)), us / s.iterations});
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined})
+    rows.push_back(
+        {m, "native cg " + std::string(ksync::to_string(recurrence)), native_iteration_us(exec, s, a, b, recurrence)});
+  {
+    const ksync::cuda::mpi::distributed_csr<double, std::int32_t> alone(
+        MPI_COMM_WORLD, partition,
+        own_columns(mine, partition.begin(ksync::mpi::rank_of(MPI_COMM_WORLD)),
+                    partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD))),
+        s.native_halo.value_or(s.halo));
+    rows.push_back(
+        {m, "native cg classic, no exchange", native_iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
   }
   if (bench_nccl != nullptr) {
     ksync::cg_options options;
@@ -249,20 +309,15 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
   Kokkos::deep_copy(exec, b, 1.0);
   std::vector<row> rows;
 
-  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined}) {
-    ksync::cg_options options;
-    options.tolerance = std::numeric_limits<double>::min();  // never met: every solve runs all its iterations
-    options.max_iterations = s.iterations;
-    options.recurrence = recurrence;
-    const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
-    const double us = slowest_median_us(exec, s.repetitions, [&] {
-      Kokkos::deep_copy(exec, solution, 0.0);
-      const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, solution, options);
-      if (result.iterations != s.iterations)
-        throw std::runtime_error("ksync_mpi_bench: the solve stopped after " + std::to_string(result.iterations) +
-                                 " iterations, not " + std::to_string(s.iterations));
-    });
-    rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)), us / s.iterations});
+  for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined})
+    rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)), iteration_us(exec, s, a, b, recurrence)});
+  {
+    const ksync::mpi::distributed_csr alone(
+        exec, MPI_COMM_WORLD, partition,
+        own_columns(ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), partition.begin(rank),
+                    partition.end(rank)),
+        s.halo);
+    rows.push_back({m, "cg classic, no exchange", iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
   }
   {
     const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
@@ -319,17 +374,23 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
       ranks, exec_t::name(), s.weak ? "m x m unknowns a rank (weak)" : "m x m unknowns in all", s.iterations,
       s.repetitions, std::string(ksync::mpi::to_string(path)).c_str(),
       std::string(ksync::mpi::to_string(s.halo)).c_str());
+  // What the exchange adds: to a product (over its two row sets alone) and to an iteration (over the same solve on
+  // the diagonal blocks); 0 where a row was not run.
+  const auto ratio = [&](std::int64_t m, std::string_view over, double under) {
+    return under > 0 ? find(rows, m, over) / under : 0.0;
+  };
   std::printf(
-      "| m | cg classic | cg pipelined | kokkos cg | product | interior | boundary | exchange | allreduce | "
-      "product / (interior + boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const std::int64_t m : s.sizes) {
-    const double parts = find(rows, m, "interior") + find(rows, m, "boundary");
-    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
-                find(rows, m, "cg classic"), find(rows, m, "cg pipelined"), find(rows, m, "kokkos cg"),
-                find(rows, m, "product"), find(rows, m, "interior"), find(rows, m, "boundary"),
-                find(rows, m, "exchange"), find(rows, m, "allreduce"),
-                parts > 0 ? find(rows, m, "product") / parts : 0.0);
-  }
+      "| m | cg classic | cg pipelined | kokkos cg | cg classic, no exchange | product | interior | boundary | "
+      "exchange "
+      "| allreduce | product / (interior + boundary) | cg classic / no exchange |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const std::int64_t m : s.sizes)
+    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+                static_cast<long long>(m), find(rows, m, "cg classic"), find(rows, m, "cg pipelined"),
+                find(rows, m, "kokkos cg"), find(rows, m, "cg classic, no exchange"), find(rows, m, "product"),
+                find(rows, m, "interior"), find(rows, m, "boundary"), find(rows, m, "exchange"),
+                find(rows, m, "allreduce"), ratio(m, "product", find(rows, m, "interior") + find(rows, m, "boundary")),
+                ratio(m, "cg classic", find(rows, m, "cg classic, no exchange")));
   std::string native_halo = "none";
 #if KSYNC_MPI_BENCH_NATIVE
   if (native_path) native_halo = std::string(ksync::mpi::to_string(*native_path)) + (native_graphs ? " (graphs)" : "");
@@ -337,17 +398,17 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(
         "\nThe native half (ksync::cuda::mpi), halo %s, µs (cg nccl: the form whose scalars stay on the GPUs, 0 where "
-        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | product | interior | boundary | product / (interior "
-        "+ "
-        "boundary) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | cg classic, no exchange | product | interior | "
+        "boundary | product / (interior + boundary) | cg classic / no exchange |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         native_halo.c_str());
-    for (const std::int64_t m : s.sizes) {
-      const double parts = find(rows, m, "native interior") + find(rows, m, "native boundary");
-      std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", static_cast<long long>(m),
-                  find(rows, m, "native cg classic"), find(rows, m, "native cg pipelined"),
-                  find(rows, m, "native cg nccl"), find(rows, m, "native product"), find(rows, m, "native interior"),
-                  find(rows, m, "native boundary"), parts > 0 ? find(rows, m, "native product") / parts : 0.0);
-    }
+    for (const std::int64_t m : s.sizes)
+      std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+                  static_cast<long long>(m), find(rows, m, "native cg classic"), find(rows, m, "native cg pipelined"),
+                  find(rows, m, "native cg nccl"), find(rows, m, "native cg classic, no exchange"),
+                  find(rows, m, "native product"), find(rows, m, "native interior"), find(rows, m, "native boundary"),
+                  ratio(m, "native product", find(rows, m, "native interior") + find(rows, m, "native boundary")),
+                  ratio(m, "native cg classic", find(rows, m, "native cg classic, no exchange")));
   }
   if (s.json.empty()) return;
   std::ofstream out(s.json);
