@@ -159,24 +159,38 @@ double slowest_median_us(const exec_t& exec, int repetitions, const Step& step) 
   return slowest;
 }
 
-// ksync::mpi::cg's µs an iteration on `a` with `recurrence`: x from 0, a tolerance never met, so that every solve
-// runs all its iterations.
-template <class Matrix>
-double iteration_us(const exec_t& exec, const settings& s, const Matrix& a, const Kokkos::View<double*>& b,
-                    ksync::cg_recurrence recurrence) {
+// Options whose tolerance is never met, so that a solve runs all `iterations`.
+ksync::cg_options all_iterations(int iterations, ksync::cg_recurrence recurrence = ksync::cg_recurrence::classic) {
   ksync::cg_options options;
   options.tolerance = std::numeric_limits<double>::min();
-  options.max_iterations = s.iterations;
+  options.max_iterations = iterations;
   options.recurrence = recurrence;
-  const Kokkos::View<double*> solution("ksync::bench::mpi::solution", a.owned_rows());
+  return options;
+}
+
+// The slowest rank's median µs an iteration of solve() (from x = 0; it returns the iterations it took), which must
+// run all --iterations: `which` names it in the error.
+template <class Solve>
+double per_iteration_us(const exec_t& exec, const settings& s, const char* which, const Solve& solve) {
   const double us = slowest_median_us(exec, s.repetitions, [&] {
-    Kokkos::deep_copy(exec, solution, 0.0);
-    const ksync::cg_result result = ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, solution, options);
-    if (result.iterations != s.iterations)
-      throw std::runtime_error("ksync_mpi_bench: the solve stopped after " + std::to_string(result.iterations) +
+    const int taken = solve();
+    if (taken != s.iterations)
+      throw std::runtime_error(std::string("ksync_mpi_bench: ") + which + " stopped after " + std::to_string(taken) +
                                " iterations, not " + std::to_string(s.iterations));
   });
   return us / s.iterations;
+}
+
+// ksync::mpi::cg's µs an iteration on `a` with `recurrence`.
+template <class Matrix>
+double iteration_us(const exec_t& exec, const settings& s, const Matrix& a, const Kokkos::View<double*>& b,
+                    ksync::cg_recurrence recurrence) {
+  const ksync::cg_options options = all_iterations(s.iterations, recurrence);
+  const Kokkos::View<double*> solution("ksync::bench::mpi::solution", a.owned_rows());
+  return per_iteration_us(exec, s, "the solve", [&] {
+    Kokkos::deep_copy(exec, solution, 0.0);
+    return ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, solution, options).iterations;
+  });
 }
 
 struct row {
@@ -197,20 +211,12 @@ bool native_graphs = false;
 double native_iteration_us(const exec_t& exec, const settings& s,
                            const ksync::cuda::mpi::distributed_csr<double, std::int32_t>& a,
                            const Kokkos::View<double*>& b, ksync::cg_recurrence recurrence) {
-  ksync::cg_options options;
-  options.tolerance = std::numeric_limits<double>::min();
-  options.max_iterations = s.iterations;
-  options.recurrence = recurrence;
+  const ksync::cg_options options = all_iterations(s.iterations, recurrence);
   const Kokkos::View<double*> x("ksync::bench::mpi::native_solution", a.local_columns());
-  const double us = slowest_median_us(exec, s.repetitions, [&] {
+  return per_iteration_us(exec, s, "the native solve", [&] {
     Kokkos::deep_copy(exec, x, 0.0);
-    const ksync::cg_result result =
-        ksync::cuda::mpi::cg(exec.cuda_stream(), MPI_COMM_WORLD, a, b.data(), x.data(), options);
-    if (result.iterations != s.iterations)
-      throw std::runtime_error("ksync_mpi_bench: the native solve stopped after " + std::to_string(result.iterations) +
-                               " iterations, not " + std::to_string(s.iterations));
+    return ksync::cuda::mpi::cg(exec.cuda_stream(), MPI_COMM_WORLD, a, b.data(), x.data(), options).iterations;
   });
-  return us / s.iterations;
 }
 
 // The native half's rows of one m, on the CUDA stream of `exec` (so that its fence ends each timed call).
@@ -239,18 +245,12 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
         {m, "native cg classic, no exchange", native_iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
   }
   if (bench_nccl != nullptr) {
-    ksync::cg_options options;
-    options.tolerance = std::numeric_limits<double>::min();
-    options.max_iterations = s.iterations;
-    const double us = slowest_median_us(exec, s.repetitions, [&] {
-      Kokkos::deep_copy(exec, x, 0.0);
-      const ksync::cg_result result =
-          ksync::cuda::mpi::cg(stream, MPI_COMM_WORLD, *bench_nccl, a, b.data(), x.data(), options);
-      if (result.iterations != s.iterations)
-        throw std::runtime_error("ksync_mpi_bench: the NCCL solve stopped after " + std::to_string(result.iterations) +
-                                 " iterations, not " + std::to_string(s.iterations));
-    });
-    rows.push_back({m, "native cg nccl", us / s.iterations});
+    const ksync::cg_options options = all_iterations(s.iterations);
+    rows.push_back(
+        {m, "native cg nccl", per_iteration_us(exec, s, "the NCCL solve", [&] {
+           Kokkos::deep_copy(exec, x, 0.0);
+           return ksync::cuda::mpi::cg(stream, MPI_COMM_WORLD, *bench_nccl, a, b.data(), x.data(), options).iterations;
+         })});
   }
   Kokkos::deep_copy(exec, x, 1.0);
   rows.push_back({m, "native product", slowest_median_us(exec, s.repetitions, [&] {
@@ -274,10 +274,7 @@ template <class Matrix, class Vector, class Solution>
 void check_against_ksync(const exec_t& exec, const Matrix& a, const Vector& b, const Solution& baseline,
                          int iterations) {
   Kokkos::View<double*> x("ksync::bench::mpi::check_x", a.owned_rows());
-  ksync::cg_options options;
-  options.tolerance = std::numeric_limits<double>::min();
-  options.max_iterations = iterations;
-  (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, options);
+  (void)ksync::mpi::cg(exec, MPI_COMM_WORLD, a, b, x, all_iterations(iterations));
   const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   const auto theirs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), baseline);
   double local[2] = {0, 0};  // the largest |x_i| and the largest difference
@@ -321,16 +318,12 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
   }
   {
     const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
-    const double us = slowest_median_us(exec, s.repetitions, [&] {
-      Kokkos::deep_copy(exec, solution, 0.0);
-      // Its vectors made in each timed solve, as ksync::mpi::cg makes its own.
-      ksync::bench::mpi_baseline::kokkos_cg baseline(exec, MPI_COMM_WORLD, a);
-      const int taken = baseline.solve(b, solution, s.iterations, std::numeric_limits<double>::min());
-      if (taken != s.iterations)
-        throw std::runtime_error("ksync_mpi_bench: the Kokkos solve stopped after " + std::to_string(taken) +
-                                 " iterations, not " + std::to_string(s.iterations));
-    });
-    rows.push_back({m, "kokkos cg", us / s.iterations});
+    rows.push_back({m, "kokkos cg", per_iteration_us(exec, s, "the Kokkos solve", [&] {
+                      Kokkos::deep_copy(exec, solution, 0.0);
+                      // Its vectors made in each timed solve, as ksync::mpi::cg makes its own.
+                      ksync::bench::mpi_baseline::kokkos_cg baseline(exec, MPI_COMM_WORLD, a);
+                      return baseline.solve(b, solution, s.iterations, std::numeric_limits<double>::min());
+                    })});
     check_against_ksync(exec, a, b, solution, s.iterations);
   }
   Kokkos::deep_copy(exec, x, 1.0);
