@@ -262,7 +262,7 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
                       ksync::cuda::detail::distributed::multiply_rows(stream, a.local_matrix(), set,
                                                                       static_cast<const double*>(x.data()), y.data());
                     })});
-  native_graphs = a.peer() != nullptr && a.peer()->launched_graphs();
+  native_graphs = a.peer() != nullptr && a.peer()->graph_launched() && !a.peer()->captures_refused();
 }
 #endif
 

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -106,9 +107,48 @@ TEST(MpiNativeSpmv, ARankThatFailsStillSendsItsHalo) {
     }
     // A peer product's first launch checks 17 calls past the arguments: the stream's priority, the priority range,
     // the branch and capture streams, the capture's start, x's event and the branch's wait on it, the interior rows,
-    // a gather, its two events, the wait on them, the ghosts' copy, the boundary rows, the capture's end, the
+    // a gather, its two events, the wait on the second, the ghosts' copy, the boundary rows, the capture's end, the
     // graph's instantiation and its launch. Taken one by one (a driver that refuses to capture), 9.
     EXPECT_GE(failed_calls, every_call == 1 ? 8 : 1) << rank_text();
+  }
+}
+
+// A rank whose earlier step failed takes its next product's steps one by one (ksync/cuda/mpi/spmv.hpp,
+// spmv_peer_unchecked): the start, the pushes and the waits still go out, on the stream its graphs ran on, each
+// tried on its own, also where one of their own checked calls fails (fail_cuda_call_after, each of the six in
+// turn: x's event and the wait on it, the gather, the two events after it, the wait on the second). The other
+// ranks' products, graphs, return, and the next product on every rank gives the one-GPU rows bit for bit.
+TEST(MpiNativeSpmv, AFailedRanksProductStillTellsItsNeighbours) {
+  KSYNC_NEEDS_A_GPU();
+  const ksync::cuda::stream stream;
+  const rank_block block(ksync::test::generate<double, std::int32_t>(sparse_family::poisson_2d, 9), halo_memory::peer);
+  int exchanges = block.part.plan().exchanges() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &exchanges, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);  // every rank skips, or none
+  if (exchanges == 0) GTEST_SKIP() << "ksync-skip: needs two ranks or more";
+  const bool faulty = block.partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD)) == block.a.rows;  // the last rank
+  const std::vector<double> x_global = global_x(block.a.cols, 0);
+  const auto x = block.local_x(x_global);
+  const ksync::cuda::device_buffer<double> y(static_cast<std::size_t>(block.part.owned_rows()));
+  ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());  // the graphs captured
+  for (int call = 1; call <= 6; ++call) {
+    const std::string where = "call " + std::to_string(call) + ", " + rank_text();
+    ksync::mpi::detail::local_failure failure;
+    if (faulty) {
+      try {
+        throw std::runtime_error("an earlier step of this rank");
+      } catch (...) {
+        failure.hold();
+      }
+      ksync::cuda::fail_cuda_call_after(call);
+    }
+    ksync::cuda::mpi::detail::spmv_unchecked(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data(), failure);
+    ksync::cuda::fail_cuda_call_after(0);
+    EXPECT_EQ(failure.failed(), faulty) << where;
+    ksync::cuda::mpi::spmv(stream.get(), MPI_COMM_WORLD, block.part, x.data(), y.data());
+    block.expect_the_one_gpu_rows(stream.get(), y, x_global, "the product after the failed one, " + where);
+  }
+  if (block.part.peer()->graph_launched()) {
+    EXPECT_FALSE(block.part.peer()->captures_refused()) << rank_text();
   }
 }
 
@@ -167,10 +207,7 @@ TEST(MpiNativeSpmv, AProductFollowsEachNewVectorItIsGiven) {
     }
     // The stream's priority, the last captured input: no result can show a graph that runs its rows at another
     // priority, but the products on a stream of the highest one must still be exact.
-    int least = 0;
-    int greatest = 0;
-    EXPECT_EQ(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
-    const ksync::cuda::stream urgent(greatest);
+    const ksync::cuda::stream urgent(ksync::cuda::stream_priority_range().greatest);
     for (int run = 0; run < 3; ++run) {
       ksync::cuda::mpi::spmv(urgent.get(), MPI_COMM_WORLD, block.part, xs[0].data(), ys[0].data());
       block.expect_the_one_gpu_rows(urgent.get(), ys[0], x_globals[0],
@@ -178,7 +215,7 @@ TEST(MpiNativeSpmv, AProductFollowsEachNewVectorItIsGiven) {
                                         ", a stream of the highest priority, run " + std::to_string(run) + ", " +
                                         rank_text());
     }
-    if (block.part.peer() != nullptr && block.part.plan().exchanges() && !block.part.peer()->launched_graphs())
+    if (block.part.peer() != nullptr && block.part.plan().exchanges() && !block.part.peer()->graph_launched())
       std::printf("ksync-note: %s: no peer product ran as a graph (the driver refused to capture one)\n",
                   rank_text().c_str());
   }

@@ -24,7 +24,9 @@
 // waits on the host for the pack alone; posts the receives and sends and waits for them while the interior rows
 // run; where the halo was staged, copies the ghosts into x on the halo stream and makes `stream` wait for that
 // copy (an event); then enqueues the boundary rows on `stream`. It returns with those enqueued: y is complete in
-// `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or ordered before it.
+// `stream`'s order. x's producer and any earlier reader of its ghosts must be on `stream` or ordered before it; with
+// a peer halo so must the matrix's last product, whose counters the next one's follow (a product on another stream
+// that is not ordered after it can leave a GPU waiting for good).
 // With a peer halo the host waits for nothing: the pack writes each neighbour's ghosts into its device memory once
 // the neighbour's GPU said its last boundary rows are done, and the boundary rows wait until the neighbours' GPUs
 // said their values are in, through counters in device memory (ksync/cuda/detail/distributed/peer_halo.hpp);
@@ -227,7 +229,7 @@ class distributed_csr {
   std::unique_ptr<event> x_ready_;
   std::unique_ptr<event> packed_;
   std::unique_ptr<event> ghosts_in_;
-  // Declared after the halo stream, destroyed before it: it waits for its own pushes, which run there.
+  // Declared after the halo stream, destroyed before it: it waits for its own pushes, which may run there.
   std::unique_ptr<ksync::cuda::detail::distributed::peer_halo<T>> peer_;
   mutable std::uint64_t nccl_connected_ = 0;  // a note kept by a const product, as the events are used
 };
@@ -278,12 +280,12 @@ void spmv_peer_unchecked(cudaStream_t stream, const ksync::cuda::detail::distrib
                          ksync::mpi::detail::ghost_destination destination) {
   using ksync::cuda::detail::distributed::multiply_rows;
   const std::uint32_t value = peer.next_value();
-  if (!failure.failed() && peer.launches_graphs()) {
+  if (!failure.failed() && !peer.captures_refused()) {
     try {
       int priority = 0;
       KSYNC_CUDA_CHECK(cudaStreamGetPriority(stream, &priority));
       const bool launched = peer.launch_captured(
-          stream, {.x = x, .y = y, .ghosts = destination, .priority = priority}, value,
+          stream, {.x = x, .y = y, .destination = destination, .priority = priority}, value,
           [&](cudaStream_t main, cudaStream_t branch) {
             peer.start(main, branch, value);
             multiply_rows(main, a.local_matrix(), a.interior_rows(), x, y);  // no ghost
@@ -296,8 +298,7 @@ void spmv_peer_unchecked(cudaStream_t stream, const ksync::cuda::detail::distrib
       failure.hold();  // nothing of this product was launched: the steps below still tell the neighbours
     }
   }
-  // Once a graph has run, the halo's steps go on `stream` too (peer_halo.hpp says why).
-  const cudaStream_t halo_steps = peer.launched_graphs() ? stream : halo;
+  const cudaStream_t halo_steps = peer.halo_steps_on(stream, halo);  // `stream`, unless captures were refused
   try {
     peer.start(stream, halo_steps, value);
   } catch (...) {

@@ -31,10 +31,11 @@
 // of vectors, each value and each priority of the caller's stream) and launched from then on: one call from the
 // host where the steps above take a dozen (launch_captured), unless the driver refuses to capture them. A product
 // after a failure takes the steps one by one instead, each tried on its own, so that every counter a neighbour
-// waits for is written and every wait that orders the next product's writes is enqueued; once a graph has run, the
-// halo's steps then go on `stream` too, so that every counter's values are still awaited in order on one stream
-// (on the halo stream they would follow the last graph only through an event, and an event call that failed could
-// let a wait meet a value two products old).
+// waits for is written and every wait that orders the next product's writes is enqueued. Those steps put the halo's
+// work on `stream` too (halo_steps_on), so that graphs and steps await every counter's values in order on one
+// stream: on the halo stream they would be ordered with the graphs only through events, and an event call that
+// failed could let a wait meet a value two products old. Only a halo whose very first product found captures
+// refused keeps the halo stream, for good.
 //
 // Destroying a peer halo is collective, as making it is: each rank unmaps the buffers it wrote into and tells
 // their owners, then frees its own buffers once every rank that mapped them has said so. A rank that never says so
@@ -167,14 +168,14 @@ class peer_halo {
   struct product_key {
     const void* x = nullptr;
     const void* y = nullptr;
-    ksync::mpi::detail::ghost_destination ghosts = ksync::mpi::detail::ghost_destination::x;
+    ksync::mpi::detail::ghost_destination destination = ksync::mpi::detail::ghost_destination::x;
     int priority = 0;  // the caller's stream's: the graph's row nodes keep it (its halo nodes run at the highest)
     friend bool operator==(const product_key&, const product_key&) = default;
   };
   // Launches on `stream` the product of `key` and `value`, captured the first time from enqueue(main, branch), which
   // enqueues steps 1 to 4 and the rows with `value` on a capture stream `main` (at key.priority) and a second one,
   // `branch` (at the device's highest priority, for the halo). Returns false, having launched nothing, where the
-  // driver refuses to capture or instantiate it; launches_graphs() is false from then on. Any other failure is
+  // driver refuses to capture or instantiate it; captures_refused() is true from then on. Any other failure is
   // thrown, having launched nothing. The caller then takes the steps one by one.
   template <class Enqueue>
   [[nodiscard]] bool launch_captured(cudaStream_t stream, const product_key& key, std::uint32_t value,
@@ -189,7 +190,7 @@ class peer_halo {
     if (graph == nullptr) {
       graph = capture(key.priority, enqueue);
       if (graph == nullptr) {
-        launches_graphs_ = false;
+        captures_refused_ = true;
         return false;
       }
       if (entry == nullptr) {  // a key is dropped only for a graph that was made
@@ -202,13 +203,14 @@ class peer_halo {
       }
       entry->graphs[value - 1] = graph;
     }
+    halo_on_caller_stream_ = true;  // from the first attempt to launch a graph on
     KSYNC_CUDA_CHECK(cudaGraphLaunch(graph, stream));
-    launched_graphs_ = true;
+    graph_launched_ = true;
     return true;
   }
 
-  // Step 1: `stream` tells the sources this rank's ghosts are free, the halo stream waits for x. Every source is
-  // told even where a step failed (the first failure is thrown after): its GPU waits for it.
+  // Step 1: `stream` tells the sources this rank's ghosts are free, the halo stream (which may be `stream`) waits
+  // for x. Every source is told even where a step failed (the first failure is thrown after): its GPU waits for it.
   void start(cudaStream_t stream, cudaStream_t halo, std::uint32_t value) const {
     std::exception_ptr failed;
     for (const std::uint32_t* free : remote_free_)
@@ -259,11 +261,16 @@ class peer_halo {
     if (failed) std::rethrow_exception(failed);
   }
 
-  // Whether products are launched as graphs: false once the driver refused to capture one (each product then takes
-  // its steps on the streams).
-  [[nodiscard]] bool launches_graphs() const noexcept { return launches_graphs_; }
-  // Whether a graph of this halo has been launched: the steps taken one by one then go on the caller's stream alone.
-  [[nodiscard]] bool launched_graphs() const noexcept { return launched_graphs_; }
+  // Whether the driver refused to capture a product: each product then takes its steps one by one.
+  [[nodiscard]] bool captures_refused() const noexcept { return captures_refused_; }
+  // Whether a product of this halo ran as a graph.
+  [[nodiscard]] bool graph_launched() const noexcept { return graph_launched_; }
+  // The stream for the halo's steps of a product taken one by one: `stream` itself, unless captures were refused
+  // before any product put its halo's work there (the top of this file says why).
+  [[nodiscard]] cudaStream_t halo_steps_on(cudaStream_t stream, cudaStream_t halo) const noexcept {
+    if (!captures_refused_) halo_on_caller_stream_ = true;
+    return halo_on_caller_stream_ ? stream : halo;
+  }
 
  private:
   // The messages of the matrix's making and destruction (none travels per product): what a rank tells its sources,
@@ -272,7 +279,7 @@ class peer_halo {
   static constexpr int to_source_tag = 1;
   static constexpr int to_target_tag = 2;
   static constexpr int released_tag = 3;
-  // The pairs of vectors whose products stay captured (the solver's products use one or two).
+  // The keys whose products stay captured (the solver's products use one or two).
   static constexpr std::size_t max_captured = 4;
 
   struct captured_product {
@@ -356,6 +363,7 @@ class peer_halo {
       x_ready_ = std::make_unique<event>(cudaEventDisableTiming);
       gathered_ = std::make_unique<event>(cudaEventDisableTiming);
       pushes_done_ = std::make_unique<event>(cudaEventDisableTiming);
+      captured_.reserve(max_captured);  // a graph once made is always stored: no reallocation can throw
       cudaIpcMemHandle_t ghosts{};
       cudaIpcMemHandle_t signals{};
       if (ghosts_ != nullptr) KSYNC_CUDA_CHECK(cudaIpcGetMemHandle(&ghosts, ghosts_));
@@ -413,10 +421,7 @@ class peer_halo {
   // capture or instantiate it.
   template <class Enqueue>
   [[nodiscard]] cudaGraphExec_t capture(int priority, const Enqueue& enqueue) const {
-    int least = 0;
-    int greatest = 0;
-    KSYNC_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    const ksync::cuda::stream branch(greatest);
+    const ksync::cuda::stream branch(stream_priority_range().greatest);
     try {
       return capture_graph([&](cudaStream_t main) { enqueue(main, branch.get()); },
                            cudaGraphInstantiateFlagUseNodePriority, priority);
@@ -489,10 +494,11 @@ class peer_halo {
   std::vector<target_link> links_;
   std::vector<std::uint32_t*> remote_free_;  // each source's free[this rank]
   std::vector<std::pair<int, void*>> signals_mapped_;
-  mutable bool launches_graphs_ = true;   // false once the driver refused a capture
-  mutable bool launched_graphs_ = false;  // a graph has been launched
-  mutable std::uint32_t last_value_ = 2;  // the last product's value: the first is 1 (the counters start at 0)
-  mutable std::vector<captured_product> captured_;  // oldest first
+  mutable bool captures_refused_ = false;
+  mutable bool graph_launched_ = false;
+  mutable bool halo_on_caller_stream_ = false;  // a product's halo work went on the caller's stream: it stays there
+  mutable std::uint32_t last_value_ = 2;        // the last product's value: the first is 1 (the counters start at 0)
+  mutable std::vector<captured_product> captured_;  // the least recently used first; max_captured reserved
 };
 
 }  // namespace ksync::cuda::detail::distributed
