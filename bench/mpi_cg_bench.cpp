@@ -295,8 +295,8 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
   const int ranks = ksync::mpi::size_of(MPI_COMM_WORLD);
   const auto whole = s.weak ? ksync::bench::poisson_box_csr(2, m, ranks * m, 1) : ksync::bench::poisson_csr(2, m);
   const ksync::row_partition partition(whole.rows, ranks);
-  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, partition,
-                                      ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), s.halo);
+  const auto mine = ksync::rows_of(whole, partition.begin(rank), partition.end(rank));  // this rank's rows, once
+  const ksync::mpi::distributed_csr a(exec, MPI_COMM_WORLD, partition, mine, s.halo);
   path = a.halo();
   const std::int64_t n = a.owned_rows();
   Kokkos::View<double*> x("ksync::bench::mpi::x", a.local_columns());
@@ -309,11 +309,8 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
   for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined})
     rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)), iteration_us(exec, s, a, b, recurrence)});
   {
-    const ksync::mpi::distributed_csr alone(
-        exec, MPI_COMM_WORLD, partition,
-        own_columns(ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), partition.begin(rank),
-                    partition.end(rank)),
-        s.halo);
+    const ksync::mpi::distributed_csr alone(exec, MPI_COMM_WORLD, partition,
+                                            own_columns(mine, partition.begin(rank), partition.end(rank)), s.halo);
     rows.push_back({m, "cg classic, no exchange", iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
   }
   {
@@ -349,7 +346,7 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
                     MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
                   })});
 #if KSYNC_MPI_BENCH_NATIVE
-  measure_native(exec, s, m, ksync::rows_of(whole, partition.begin(rank), partition.end(rank)), partition, rows);
+  measure_native(exec, s, m, mine, partition, rows);
 #endif
   return rows;
 }
