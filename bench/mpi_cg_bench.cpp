@@ -12,7 +12,8 @@
 // rank but at the ends (weak scaling: the same block on every rank); per row below the slowest rank's median over the
 // repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
-//   cg classic, no exchange    the classic solve on each rank's diagonal block (the other ranks' columns left out):
+//   cg classic, no exchange, cg pipelined, no exchange
+//                              the same solves on each rank's diagonal block (the other ranks' columns left out):
 //                              the same rows, kernels and global sums, no halo exchange
 //   kokkos cg                  the same with the CG a Kokkos application writes without ksync (bench/mpi_kokkos_cg.hpp:
 //                              the halo through Kokkos' host mirrors, pageable on a GPU, then every row; each dot a
@@ -22,14 +23,14 @@
 //   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
 //                              MPI_Waitall, and the ghosts' copy into x where they were staged
 //   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
-//   native cg classic, native cg pipelined, native cg nccl, native cg classic, no exchange, native product, native
-//   interior, native boundary
+//   native cg classic, native cg pipelined, native cg nccl, native cg classic, no exchange, native cg pipelined, no
+//   exchange, native product, native interior, native boundary
 //                              the same with ksync::cuda::mpi::cg and ksync::cuda::mpi::spmv (the native half, on
 //                              the Kokkos instance's CUDA stream), where the build has it (Kokkos on CUDA and
 //                              ksync::cuda_mpi); `native cg nccl` (the NCCL form, scalars on the GPUs) where every
 //                              rank has a GPU of its own and the build has NCCL
 // product / (interior + boundary) is what the exchange adds to a product where it is not hidden, and cg classic /
-// no exchange what it adds to an iteration (1.0: hidden entirely).
+// no exchange and cg pipelined / no exchange what it adds to an iteration of each recurrence (1.0: hidden entirely).
 // --halo picks where the halo travels (ksync::mpi::halo_memory: automatic, direct, staged), --native-halo the same
 // for the native rows (default: --halo's; `peer` is theirs alone); the report names the paths rank 0 took
 // ("peer (graphs)" where its peer products were launched as captured graphs).
@@ -241,8 +242,9 @@ void measure_native(const exec_t& exec, const settings& s, std::int64_t m,
         own_columns(mine, partition.begin(ksync::mpi::rank_of(MPI_COMM_WORLD)),
                     partition.end(ksync::mpi::rank_of(MPI_COMM_WORLD))),
         s.native_halo.value_or(s.halo));
-    rows.push_back(
-        {m, "native cg classic, no exchange", native_iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
+    for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined})
+      rows.push_back({m, "native cg " + std::string(ksync::to_string(recurrence)) + ", no exchange",
+                      native_iteration_us(exec, s, alone, b, recurrence)});
   }
   if (bench_nccl != nullptr) {
     const ksync::cg_options options = all_iterations(s.iterations);
@@ -311,7 +313,9 @@ std::vector<row> measure(const exec_t& exec, const settings& s, std::int64_t m, 
   {
     const ksync::mpi::distributed_csr alone(exec, MPI_COMM_WORLD, partition,
                                             own_columns(mine, partition.begin(rank), partition.end(rank)), s.halo);
-    rows.push_back({m, "cg classic, no exchange", iteration_us(exec, s, alone, b, ksync::cg_recurrence::classic)});
+    for (const auto recurrence : {ksync::cg_recurrence::classic, ksync::cg_recurrence::pipelined})
+      rows.push_back({m, "cg " + std::string(ksync::to_string(recurrence)) + ", no exchange",
+                      iteration_us(exec, s, alone, b, recurrence)});
   }
   {
     const auto solution = Kokkos::subview(x, Kokkos::make_pair(std::int64_t{0}, n));
@@ -370,17 +374,19 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
     return under > 0 ? find(rows, m, over) / under : 0.0;
   };
   std::printf(
-      "| m | cg classic | cg pipelined | kokkos cg | cg classic, no exchange | product | interior | boundary | "
-      "exchange "
-      "| allreduce | product / (interior + boundary) | cg classic / no exchange |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "| m | cg classic | cg pipelined | kokkos cg | cg classic, no exchange | cg pipelined, no exchange | product | "
+      "interior | boundary | exchange | allreduce | product / (interior + boundary) | cg classic / no exchange | "
+      "cg pipelined / no exchange |\n"
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::int64_t m : s.sizes)
-    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+    std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
                 static_cast<long long>(m), find(rows, m, "cg classic"), find(rows, m, "cg pipelined"),
-                find(rows, m, "kokkos cg"), find(rows, m, "cg classic, no exchange"), find(rows, m, "product"),
-                find(rows, m, "interior"), find(rows, m, "boundary"), find(rows, m, "exchange"),
-                find(rows, m, "allreduce"), ratio(m, "product", find(rows, m, "interior") + find(rows, m, "boundary")),
-                ratio(m, "cg classic", find(rows, m, "cg classic, no exchange")));
+                find(rows, m, "kokkos cg"), find(rows, m, "cg classic, no exchange"),
+                find(rows, m, "cg pipelined, no exchange"), find(rows, m, "product"), find(rows, m, "interior"),
+                find(rows, m, "boundary"), find(rows, m, "exchange"), find(rows, m, "allreduce"),
+                ratio(m, "product", find(rows, m, "interior") + find(rows, m, "boundary")),
+                ratio(m, "cg classic", find(rows, m, "cg classic, no exchange")),
+                ratio(m, "cg pipelined", find(rows, m, "cg pipelined, no exchange")));
   std::string native_halo = "none";
 #if KSYNC_MPI_BENCH_NATIVE
   if (native_path) native_halo = std::string(ksync::mpi::to_string(*native_path)) + (native_graphs ? " (graphs)" : "");
@@ -388,17 +394,21 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(
         "\nThe native half (ksync::cuda::mpi), halo %s, µs (cg nccl: the form whose scalars stay on the GPUs, 0 where "
-        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | cg classic, no exchange | product | interior | "
-        "boundary | product / (interior + boundary) | cg classic / no exchange |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | cg classic, no exchange | cg pipelined, no exchange "
+        "| "
+        "product | interior | boundary | product / (interior + boundary) | cg classic / no exchange | cg pipelined / "
+        "no exchange |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         native_halo.c_str());
     for (const std::int64_t m : s.sizes)
-      std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n",
+      std::printf("| %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f |\n",
                   static_cast<long long>(m), find(rows, m, "native cg classic"), find(rows, m, "native cg pipelined"),
                   find(rows, m, "native cg nccl"), find(rows, m, "native cg classic, no exchange"),
-                  find(rows, m, "native product"), find(rows, m, "native interior"), find(rows, m, "native boundary"),
+                  find(rows, m, "native cg pipelined, no exchange"), find(rows, m, "native product"),
+                  find(rows, m, "native interior"), find(rows, m, "native boundary"),
                   ratio(m, "native product", find(rows, m, "native interior") + find(rows, m, "native boundary")),
-                  ratio(m, "native cg classic", find(rows, m, "native cg classic, no exchange")));
+                  ratio(m, "native cg classic", find(rows, m, "native cg classic, no exchange")),
+                  ratio(m, "native cg pipelined", find(rows, m, "native cg pipelined, no exchange")));
   }
   if (s.json.empty()) return;
   std::ofstream out(s.json);
