@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The main of the MPI test binaries that use Kokkos: MPI around Kokkos around GoogleTest, on every rank.
+#include "exit_status.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -12,7 +14,7 @@ int main(int argc, char** argv) {
   {
     const Kokkos::ScopeGuard kokkos(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
-    status = RUN_ALL_TESTS();
+    status = ksync::test::agreed_exit_status(RUN_ALL_TESTS());
   }
   MPI_Finalize();
   return status;

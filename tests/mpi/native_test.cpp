@@ -2,6 +2,7 @@
 // One GPU per MPI rank (CTest runs it with 2 ranks): choosing each rank's GPU, and the device-resident
 // distributed reduce through NCCL against a host reference. Without a GPU for every rank, the tests that
 // need them skip, and the one that checks the "rank without a GPU" error runs instead (it needs no GPU).
+#include "exit_status.hpp"
 #include "gpu_ranks.hpp"
 
 #include <ksync/cuda/device_buffer.hpp>
@@ -73,7 +74,7 @@ TEST(MpiGpu, NcclReduceLeavesTheGlobalValueOnEveryRanksGpu) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
-  const int status = RUN_ALL_TESTS();
+  const int status = ksync::test::agreed_exit_status(RUN_ALL_TESTS());
   MPI_Finalize();
   return status;
 }
