@@ -8,7 +8,9 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Graph.hpp>
 
+#include <array>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,6 +52,45 @@ auto create_graph(const ExecutionSpace& exec, Closure&& closure) {
   } else {
     return Kokkos::Experimental::create_graph(exec, std::forward<Closure>(closure));
   }
+}
+
+// Kokkos::parallel_reduce with two results or more (the host overloads in impl/Kokkos_Combined_Reducer.hpp) is
+// noexcept in 4.6, no longer in 4.7: an exception thrown inside it (by a Kokkos Tools callback, a failed allocation
+// or CUDA call) ends the process under 4.6 instead of reaching the caller, and a collective solve can then neither
+// report it nor stop the other ranks with it. parallel_reduce_sums(label, policy, f, sums) sums the N terms that
+// f(i, T&...) adds to into `sums` through a reduction of one value (the N sums together), on every version; it
+// blocks as a reduction into a host value does (the policy's instance is fenced).
+template <class T, std::size_t N, class Terms>
+struct summed_terms {
+  using value_type = Kokkos::Array<T, N>;
+  Terms terms;
+
+  template <class Index>
+  KOKKOS_FUNCTION void operator()(Index i, value_type& sums) const {
+    add(i, sums, std::make_index_sequence<N>{});
+  }
+  KOKKOS_FUNCTION void init(value_type& sums) const {
+    for (std::size_t k = 0; k < N; ++k)
+      sums[k] = T(0);
+  }
+  KOKKOS_FUNCTION void join(value_type& into, const value_type& from) const {
+    for (std::size_t k = 0; k < N; ++k)
+      into[k] += from[k];
+  }
+
+ private:
+  template <class Index, std::size_t... K>
+  KOKKOS_FUNCTION void add(Index i, value_type& sums, std::index_sequence<K...> /*slots*/) const {
+    terms(i, sums[K]...);
+  }
+};
+
+template <class Policy, class Terms, class T, std::size_t N>
+void parallel_reduce_sums(const std::string& label, const Policy& policy, const Terms& terms, std::array<T, N>& sums) {
+  Kokkos::Array<T, N> total{};
+  Kokkos::parallel_reduce(label, policy, summed_terms<T, N, Terms>{terms}, total);
+  for (std::size_t k = 0; k < N; ++k)
+    sums[k] = total[k];
 }
 
 }  // namespace ksync::compat

@@ -30,6 +30,7 @@
 
 #include <ksync/cg_pipelined.hpp>
 #include <ksync/cg_types.hpp>
+#include <ksync/compat.hpp>
 #include <ksync/detail/bridge/mpi_cg.hpp>
 #include <ksync/detail/lanes.hpp>
 #include <ksync/mpi/cg_rows.hpp>
@@ -79,7 +80,7 @@ std::array<typename Vector::non_const_value_type, 3> local_start(const Execution
   std::array<T, 3> sums{};
   if (failure.failed()) return sums;
   try {
-    Kokkos::parallel_reduce(
+    ksync::compat::parallel_reduce_sums(  // three sums, never the noexcept overloads of Kokkos 4.6 (compat.hpp)
         "ksync::mpi::cg::start", ksync::detail::index_policy<ExecutionSpace>(exec, 0, n),
         KOKKOS_LAMBDA(std::int64_t i, T& rr, T& bb, T& check) {
           const T r_i = b(i) - product(i);
@@ -90,7 +91,7 @@ std::array<typename Vector::non_const_value_type, 3> local_start(const Execution
           bb += b(i) * u * b(i);
           check += u - u;  // 0, or NaN where diag(A) was zero, negative or not finite
         },
-        sums[0], sums[1], sums[2]);
+        sums);
   } catch (...) {
     failure.hold();
   }
@@ -242,10 +243,10 @@ ksync::detail::cg_scalars<typename Vector::non_const_value_type> cg_pipelined_ru
         // calls a host lambda (#20013).
         const auto pass = [&](auto weighted) {
           const ksync::detail::lane_split lanes = ksync::detail::rows_as_lanes(exec, n);
-          Kokkos::parallel_reduce("ksync::mpi::cg::pipelined_pass", policy(exec, 0, lanes.lanes),
-                                  pipelined_pass_of_rank<T, decltype(weighted)::value>{
-                                      vectors, product.data(), input.data(), alpha, beta, lanes},
-                                  sums[0], sums[1]);
+          ksync::compat::parallel_reduce_sums("ksync::mpi::cg::pipelined_pass", policy(exec, 0, lanes.lanes),
+                                              pipelined_pass_of_rank<T, decltype(weighted)::value>{
+                                                  vectors, product.data(), input.data(), alpha, beta, lanes},
+                                              sums);
         };
         if (vectors.inverse_diagonal == nullptr) {
           pass(std::false_type{});
