@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Graph.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -34,9 +35,26 @@ inline constexpr std::size_t view_rank = static_cast<std::size_t>(View::rank());
 // matching ksync::cuda), and an empty reduction writes that identity itself instead of Kokkos' reducer init.
 
 // Kokkos::Experimental::partition_space(exec, w...) returns a std::vector in 4.6 and a std::array in 5.x;
-// the overload taking a vector of weights returns a std::vector in both.
+// the overload taking a vector of weights returns a std::vector in both. An OpenMP instance is split by its
+// threads: 4.6 aborts ("Instance has no resource allocated to it") where an instance would get none, 5.x gives
+// each at least one. Where exec has fewer threads than `count`, each thread becomes an instance of its own, and
+// the `count` instances returned take them in turn (work given to two that share one runs in order).
 template <class ExecutionSpace>
 std::vector<ExecutionSpace> partition_space(const ExecutionSpace& exec, std::size_t count) {
+#ifdef KOKKOS_ENABLE_OPENMP
+  if constexpr (std::is_same_v<ExecutionSpace, Kokkos::OpenMP>) {
+    const auto threads = static_cast<std::size_t>(std::max(exec.concurrency(), 1));
+    if (threads < count) {
+      const std::vector<ExecutionSpace> own =
+          Kokkos::Experimental::partition_space(exec, std::vector<double>(threads, 1.0));
+      std::vector<ExecutionSpace> instances;
+      instances.reserve(count);
+      for (std::size_t k = 0; k < count; ++k)
+        instances.push_back(own[k % own.size()]);
+      return instances;
+    }
+  }
+#endif
   return Kokkos::Experimental::partition_space(exec, std::vector<double>(count, 1.0));
 }
 
