@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+
 namespace {
 
 // A functor, not a lambda: nvcc rejects extended lambdas inside GoogleTest's private TestBody().
@@ -31,6 +33,24 @@ TEST(Compat, PartitionSpaceReturnsTheRequestedNumberOfUsableInstances) {
     Kokkos::parallel_reduce("ksync::test::partition_space",
                             Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(exec, 0, 10), CountIndices{}, count);
     EXPECT_EQ(count, 10);
+  }
+}
+
+// More instances than the host space has threads (Kokkos 4.6 aborts where an OpenMP part gets none): the threads
+// are shared out, and every instance runs its work.
+TEST(Compat, PartitionSpaceGivesMoreInstancesThanThreads) {
+  const Kokkos::DefaultHostExecutionSpace host;
+  for (const int extra : {0, 2}) {
+    const std::size_t count = static_cast<std::size_t>(host.concurrency()) + static_cast<std::size_t>(extra);
+    const auto instances = ksync::compat::partition_space(host, count);
+    ASSERT_EQ(instances.size(), count);
+    for (const auto& exec : instances) {
+      int seen = 0;
+      Kokkos::parallel_reduce("ksync::test::partition_space_thin",
+                              Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(exec, 0, 10), CountIndices{},
+                              seen);
+      EXPECT_EQ(seen, 10) << count << " instances";
+    }
   }
 }
 

@@ -36,17 +36,20 @@ inline constexpr std::size_t view_rank = static_cast<std::size_t>(View::rank());
 
 // Kokkos::Experimental::partition_space(exec, w...) returns a std::vector in 4.6 and a std::array in 5.x;
 // the overload taking a vector of weights returns a std::vector in both. An OpenMP instance is split by its
-// threads: 4.6 aborts ("Instance has no resource allocated to it") where an instance would get none, 5.x gives
-// each at least one. Where exec has fewer threads than `count`, each thread becomes an instance of its own, and
-// the `count` instances returned take them in turn (work given to two that share one runs in order).
+// threads, each part but the last getting int(weight / total * threads): 4.6 aborts ("Instance has no resource
+// allocated to it") where that is 0, 5.x gives it one thread. Where exec has no more threads than `count`, each
+// thread becomes an instance of its own (weights a hair above 1 but the last, so that the truncation cannot make
+// 0.999... of one), and the `count` instances returned take them in turn: work given to two that share one runs
+// in order.
 template <class ExecutionSpace>
 std::vector<ExecutionSpace> partition_space(const ExecutionSpace& exec, std::size_t count) {
 #ifdef KOKKOS_ENABLE_OPENMP
   if constexpr (std::is_same_v<ExecutionSpace, Kokkos::OpenMP>) {
     const auto threads = static_cast<std::size_t>(std::max(exec.concurrency(), 1));
-    if (threads < count) {
-      const std::vector<ExecutionSpace> own =
-          Kokkos::Experimental::partition_space(exec, std::vector<double>(threads, 1.0));
+    if (threads <= count) {
+      std::vector<double> one_each(threads, 1.0 + 1e-6);
+      one_each.back() = 1.0;
+      const std::vector<ExecutionSpace> own = Kokkos::Experimental::partition_space(exec, one_each);
       std::vector<ExecutionSpace> instances;
       instances.reserve(count);
       for (std::size_t k = 0; k < count; ++k)
@@ -77,7 +80,7 @@ auto create_graph(const ExecutionSpace& exec, Closure&& closure) {
 // or CUDA call) ends the process under 4.6 instead of reaching the caller, and a collective solve can then neither
 // report it nor stop the other ranks with it. parallel_reduce_sums(label, policy, f, sums) sums the N terms that
 // f(i, T&...) adds to into `sums` through a reduction of one value (the N sums together), on every version; it
-// blocks as a reduction into a host value does (the policy's instance is fenced).
+// blocks as a reduction into a host value does (the policy's instance is fenced). The policy takes no work tag.
 template <class T, std::size_t N, class Terms>
 struct summed_terms {
   using value_type = Kokkos::Array<T, N>;

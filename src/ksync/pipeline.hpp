@@ -2,7 +2,8 @@
 //
 // ksync::pipeline — overlapped copy/compute with Kokkos alone: host_out(i) = f(host_in(i)) for
 // i in [0, n), the data cut into chunks spread over `config.streams` execution-space instances
-// (Kokkos::Experimental::partition_space of `exec`): chunk c is copied to the device with
+// (partition_space of `exec`; on an OpenMP instance with fewer threads than streams, the streams share its
+// threads' instances, ksync/compat.hpp): chunk c is copied to the device with
 // deep_copy(instance, ...), transformed by a parallel_for on that instance, and copied back. The native twin
 // is ksync::cuda::pipeline (cuda_native/include/ksync/cuda/device/pipeline.cuh).
 //
