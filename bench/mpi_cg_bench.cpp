@@ -12,7 +12,7 @@
 // rank but at the ends (weak scaling: the same block on every rank); per row below the slowest rank's median over the
 // repetitions, each one between an MPI_Barrier and a fence of the instance (µs):
 //   cg classic, cg pipelined   a solve of --iterations iterations (a tolerance never met), per iteration
-//   cg classic, no exchange, cg pipelined, no exchange
+//   cg classic, no exchange; cg pipelined, no exchange
 //                              the same solves on each rank's diagonal block (the other ranks' columns left out):
 //                              the same rows, kernels and global sums, no halo exchange
 //   kokkos cg                  the same with the CG a Kokkos application writes without ksync (bench/mpi_kokkos_cg.hpp:
@@ -23,8 +23,8 @@
 //   exchange                   the halo alone, as the product moves it: pack, fence, MPI_Irecv/MPI_Isend,
 //                              MPI_Waitall, and the ghosts' copy into x where they were staged
 //   allreduce                  one blocking MPI_Allreduce of two doubles (what a dot adds across ranks)
-//   native cg classic, native cg pipelined, native cg nccl, native cg classic, no exchange, native cg pipelined, no
-//   exchange, native product, native interior, native boundary
+//   native cg classic; native cg pipelined; native cg nccl; native cg classic, no exchange; native cg pipelined, no
+//   exchange; native product; native interior; native boundary
 //                              the same with ksync::cuda::mpi::cg and ksync::cuda::mpi::spmv (the native half, on
 //                              the Kokkos instance's CUDA stream), where the build has it (Kokkos on CUDA and
 //                              ksync::cuda_mpi); `native cg nccl` (the NCCL form, scalars on the GPUs) where every
@@ -394,10 +394,10 @@ void report(const settings& s, const std::vector<row>& rows, int ranks, ksync::m
   if (find(rows, s.sizes.front(), "native product") > 0) {
     std::printf(
         "\nThe native half (ksync::cuda::mpi), halo %s, µs (cg nccl: the form whose scalars stay on the GPUs, 0 where "
-        "not run):\n\n| m | cg classic | cg pipelined | cg nccl | cg classic, no exchange | cg pipelined, no exchange "
-        "| "
-        "product | interior | boundary | product / (interior + boundary) | cg classic / no exchange | cg pipelined / "
-        "no exchange |\n"
+        "not run):\n\n"
+        "| m | cg classic | cg pipelined | cg nccl | cg classic, no exchange | cg pipelined, no exchange | product | "
+        "interior | boundary | product / (interior + boundary) | cg classic / no exchange | cg pipelined / no exchange "
+        "|\n"
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         native_halo.c_str());
     for (const std::int64_t m : s.sizes)
